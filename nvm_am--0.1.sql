@@ -1,0 +1,30 @@
+/* nvm_am--0.1.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION nvm_am" to load this file. \quit
+
+CREATE FUNCTION nvm_am_handler(internal)
+RETURNS table_am_handler
+AS 'MODULE_PATHNAME'
+LANGUAGE C STRICT;
+
+CREATE ACCESS METHOD nvm_am TYPE TABLE HANDLER nvm_am_handler;
+COMMENT ON ACCESS METHOD nvm_am IS 'heap pages in a persistent-memory pool';
+
+CREATE FUNCTION nvm_am_stats_values(OUT name text, OUT value bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'nvm_am_stats_values'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE VIEW nvm_am_stats AS
+  SELECT name, value FROM nvm_am_stats_values();
+COMMENT ON VIEW nvm_am_stats IS 'nvm_am counters, one row per counter';
+
+CREATE FUNCTION nvm_am_pool_info(OUT path text, OUT size bigint,
+                                 OUT used bigint, OUT free bigint,
+                                 OUT format_version integer,
+                                 OUT is_pmem boolean, OUT emulated boolean)
+RETURNS record
+AS 'MODULE_PATHNAME', 'nvm_am_pool_info'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, space, format and whether it is persistent memory';

@@ -1,0 +1,1877 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_am.c
+ *	  The nvm_am table access method: module initialisation (GUCs, shared
+ *	  memory, hooks) and the TableAmRoutine callbacks, in the order of
+ *	  tableam.h.
+ *
+ *	  Tuples use PostgreSQL's heap tuple format and page layout, so that the
+ *	  executor's deforming, TOAST and tuple routines work unchanged.  A
+ *	  tuple returned by a scan or an index fetch points straight into the
+ *	  page frame in the pool (a redirected read: no copy).  That is safe
+ *	  because a tuple's data is never moved or overwritten while the table
+ *	  is open: changes write only tuple headers and new tuples.
+ *
+ *	  TOAST values go to an ordinary heap TOAST table (relation_toast_am).
+ *
+ * Locks: the usual relation locks taken by the executor; the page LWLocks
+ * of the pool (shared to read a page's tuples and headers, exclusive to
+ * change them, never two at once); the relation extension lock to add
+ * pages (in ipl_log.c); transaction locks (XactLockTableWait) to wait for
+ * a concurrent writer of a row.
+ *
+ * On-pmem layout: none of its own; see nvm_pool.c and ipl_log.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/heaptoast.h"
+#include "access/multixact.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/tsmapi.h"
+#include "access/valid.h"
+#include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/pg_am.h"
+#include "catalog/storage.h"
+#include "catalog/storage_xlog.h"
+#include "commands/progress.h"
+#include "commands/vacuum.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/ipc.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "storage/procarray.h"
+#include "storage/smgr.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
+
+#include "nvm_am.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(nvm_am_handler);
+
+void		_PG_init(void);
+
+bool		nvm_am_preloaded = false;
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+#define NVM_OVERHEAD_BYTES_PER_TUPLE \
+	(MAXALIGN(SizeofHeapTupleHeader) + sizeof(ItemIdData))
+#define NVM_USABLE_BYTES_PER_PAGE (BLCKSZ - SizeOfPageHeaderData)
+
+/* ----------------------------------------------------------------
+ * Module initialisation
+ * ----------------------------------------------------------------
+ */
+
+static bool
+check_pool_path(char **newval, void **extra, GucSource source)
+{
+	if (*newval == NULL || (*newval)[0] == '\0')
+	{
+		GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
+		GUC_check_errmsg("nvm_am.pool_path must not be empty");
+		GUC_check_errhint("Set it to a file path, absolute or relative to the data directory.");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * NvmDefineGucs - every nvm_am.* setting.
+ */
+static void
+NvmDefineGucs(void)
+{
+	DefineCustomStringVariable("nvm_am.pool_path",
+							   "Path of the persistent-memory pool file.",
+							   "Relative paths are relative to the data directory. Use a file on a DAX file system, or on /dev/shm with PMEM_IS_PMEM_FORCE=1 to emulate persistent memory.",
+							   &nvm_pool_path,
+							   "pg_nvm/nvm_am.pool",
+							   PGC_POSTMASTER,
+							   0,
+							   check_pool_path, NULL, NULL);
+	DefineCustomIntVariable("nvm_am.pool_size",
+							"Size of the persistent-memory pool file.",
+							"Used when the pool is created; an existing pool must have this size.",
+							&nvm_pool_size_mb,
+							1024,
+							16,
+							1024 * 1024,
+							PGC_POSTMASTER,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+	MarkGUCPrefixReserved("nvm_am");
+}
+
+static void
+nvm_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(add_size(PoolShmemSize(), NvmHooksShmemSize()));
+	PoolRequestLocks();
+}
+
+static void
+nvm_shmem_startup(void)
+{
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	PoolShmemInit();
+	NvmHooksShmemInit();
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+_PG_init(void)
+{
+	if (!process_shared_preload_libraries_in_progress)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("nvm_am must be loaded via shared_preload_libraries"),
+				 errdetail("The pool must be mapped by the postmaster before it starts any backend."),
+				 errhint("Add nvm_am to shared_preload_libraries in postgresql.conf and restart the server.")));
+
+	NvmDefineGucs();
+	PoolOpenOrCreate();
+	NvmHooksInit();
+
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = nvm_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = nvm_shmem_startup;
+	nvm_am_preloaded = true;
+}
+
+/*
+ * NvmCheckPreloaded - error out unless the library was preloaded.
+ */
+void
+NvmCheckPreloaded(void)
+{
+	if (!nvm_am_preloaded)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("nvm_am must be loaded via shared_preload_libraries"),
+				 errhint("Add nvm_am to shared_preload_libraries in postgresql.conf and restart the server.")));
+}
+
+/*
+ * NvmRelDirIndex - the pool directory index of rel's current storage,
+ * cached in rd_amcache.
+ */
+int
+NvmRelDirIndex(Relation rel)
+{
+	NvmRelHandle *h = (NvmRelHandle *) rel->rd_amcache;
+	int			idx;
+
+	if (h != NULL && RelFileNodeEquals(h->node, rel->rd_node))
+		return h->dirIndex;
+
+	NvmEnsureReady();
+	idx = PoolRelLookup(&rel->rd_node);
+	if (idx < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("nvm_am storage of relation \"%s\" is missing from the pool",
+						RelationGetRelationName(rel)),
+				 errdetail("The pool file holds no storage for relfilenode %u/%u/%u.",
+						   rel->rd_node.spcNode, rel->rd_node.dbNode, rel->rd_node.relNode),
+				 errhint("The pool file was replaced or recreated after the table was created. Restore the original pool file, or drop the table.")));
+	if (h == NULL)
+	{
+		h = MemoryContextAlloc(CacheMemoryContext, sizeof(NvmRelHandle));
+		rel->rd_amcache = h;
+	}
+	h->node = rel->rd_node;
+	h->dirIndex = idx;
+	return idx;
+}
+
+/* ----------------------------------------------------------------
+ * Scan state
+ * ----------------------------------------------------------------
+ */
+
+typedef struct NvmScanDescData
+{
+	TableScanDescData rs_base;
+	int			dirIndex;
+	BlockNumber nblocks;		/* blocks at scan start */
+	BlockNumber startblock;		/* range of a limited scan */
+	BlockNumber endblock;		/* exclusive */
+	bool		inited;
+	BlockNumber cblock;			/* current block */
+	int			ntuples;		/* visible tuples of cblock */
+	int			cindex;			/* current index in vis[] */
+	OffsetNumber vis[MaxHeapTuplesPerPage];
+	HeapTupleData tuple;		/* current tuple, points into the pool */
+	ParallelBlockTableScanWorkerData pwork;
+	OffsetNumber next_offset;	/* analyze scans */
+} NvmScanDescData;
+
+typedef NvmScanDescData *NvmScanDesc;
+
+typedef struct NvmIndexFetchData
+{
+	IndexFetchTableData base;
+	int			dirIndex;
+	HeapTupleData tuple;
+} NvmIndexFetchData;
+
+/*
+ * NvmSetTuple - point tup at the tuple at (blkno, off) of page.
+ */
+static inline void
+NvmSetTuple(HeapTuple tup, Relation rel, Page page, BlockNumber blkno,
+			OffsetNumber off)
+{
+	ItemId		lp = PageGetItemId(page, off);
+
+	tup->t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tup->t_len = ItemIdGetLength(lp);
+	tup->t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tup->t_self, blkno, off);
+}
+
+/*
+ * NvmLoadPage - collect the offsets of the tuples of blkno that the scan's
+ * snapshot sees and that pass its keys.  Takes the page lock shared.
+ */
+static void
+NvmLoadPage(NvmScanDesc scan, BlockNumber blkno)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	LWLock	   *lock = PoolPageLock(scan->dirIndex, blkno);
+	Page		page = PoolRelGetPage(scan->dirIndex, blkno);
+	OffsetNumber maxoff;
+	int			n = 0;
+	HeapTupleData tup;
+
+	LWLockAcquire(lock, LW_SHARED);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		if (!ItemIdIsNormal(PageGetItemId(page, off)))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		if (!NvmTupleSatisfies(&tup, snapshot))
+			continue;
+		if (scan->rs_base.rs_nkeys > 0)
+		{
+			bool		ok;
+
+			HeapKeyTest(&tup, RelationGetDescr(rel), scan->rs_base.rs_nkeys,
+						scan->rs_base.rs_key, ok);
+			if (!ok)
+				continue;
+		}
+		scan->vis[n++] = off;
+	}
+	LWLockRelease(lock);
+	PoolCountAdd(NVM_STAT_PAGE_READS, 1);
+	scan->cblock = blkno;
+	scan->ntuples = n;
+}
+
+static BlockNumber
+NvmScanFirstBlock(NvmScanDesc scan, ScanDirection dir)
+{
+	ParallelBlockTableScanDesc pbscan =
+	(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+
+	if (pbscan != NULL)
+	{
+		table_block_parallelscan_startblock_init(scan->rs_base.rs_rd,
+												 &scan->pwork, pbscan);
+		return table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
+												 &scan->pwork, pbscan);
+	}
+	if (scan->startblock >= scan->endblock)
+		return InvalidBlockNumber;
+	return ScanDirectionIsBackward(dir) ? scan->endblock - 1 : scan->startblock;
+}
+
+static BlockNumber
+NvmScanNextBlock(NvmScanDesc scan, ScanDirection dir)
+{
+	ParallelBlockTableScanDesc pbscan =
+	(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+
+	if (pbscan != NULL)
+		return table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
+												 &scan->pwork, pbscan);
+	if (ScanDirectionIsBackward(dir))
+		return scan->cblock > scan->startblock ? scan->cblock - 1 : InvalidBlockNumber;
+	return scan->cblock + 1 < scan->endblock ? scan->cblock + 1 : InvalidBlockNumber;
+}
+
+/*
+ * NvmScanNext - advance to the next visible tuple in direction dir; false
+ * at the end (then the scan restarts from the other end, as heap does).
+ */
+static bool
+NvmScanNext(NvmScanDesc scan, ScanDirection dir)
+{
+	bool		backward = ScanDirectionIsBackward(dir);
+
+	if (!scan->inited)
+	{
+		BlockNumber blk = NvmScanFirstBlock(scan, dir);
+
+		if (blk == InvalidBlockNumber)
+			return false;
+		NvmLoadPage(scan, blk);
+		scan->cindex = backward ? scan->ntuples : -1;
+		scan->inited = true;
+	}
+	for (;;)
+	{
+		BlockNumber blk;
+
+		CHECK_FOR_INTERRUPTS();
+		scan->cindex += backward ? -1 : 1;
+		if (scan->cindex >= 0 && scan->cindex < scan->ntuples)
+		{
+			Page		page = PoolRelGetPage(scan->dirIndex, scan->cblock);
+
+			NvmSetTuple(&scan->tuple, scan->rs_base.rs_rd, page, scan->cblock,
+						scan->vis[scan->cindex]);
+			return true;
+		}
+		blk = NvmScanNextBlock(scan, dir);
+		if (blk == InvalidBlockNumber)
+		{
+			scan->inited = false;
+			return false;
+		}
+		NvmLoadPage(scan, blk);
+		scan->cindex = backward ? scan->ntuples : -1;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Slot related callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static const TupleTableSlotOps *
+nvm_slot_callbacks(Relation relation)
+{
+	return &TTSOpsHeapTuple;
+}
+
+/* ------------------------------------------------------------------------
+ * Table scan callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static TableScanDesc
+nvm_scan_begin(Relation rel, Snapshot snapshot, int nkeys, ScanKey key,
+			   ParallelTableScanDesc pscan, uint32 flags)
+{
+	NvmScanDesc scan = palloc0(sizeof(NvmScanDescData));
+
+	RelationIncrementReferenceCount(rel);
+	scan->rs_base.rs_rd = rel;
+	scan->rs_base.rs_snapshot = snapshot;
+	scan->rs_base.rs_nkeys = nkeys;
+	scan->rs_base.rs_flags = flags;
+	scan->rs_base.rs_parallel = pscan;
+	scan->dirIndex = NvmRelDirIndex(rel);
+	scan->nblocks = PoolRelNBlocks(scan->dirIndex);
+	scan->startblock = 0;
+	scan->endblock = scan->nblocks;
+	scan->inited = false;
+	if (nkeys > 0)
+	{
+		scan->rs_base.rs_key = palloc(sizeof(ScanKeyData) * nkeys);
+		memcpy(scan->rs_base.rs_key, key, sizeof(ScanKeyData) * nkeys);
+	}
+	if (flags & SO_TYPE_SEQSCAN)
+		pgstat_count_heap_scan(rel);
+	return (TableScanDesc) scan;
+}
+
+static void
+nvm_scan_end(TableScanDesc sscan)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	RelationDecrementReferenceCount(sscan->rs_rd);
+	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(sscan->rs_snapshot);
+	if (sscan->rs_key)
+		pfree(sscan->rs_key);
+	pfree(scan);
+}
+
+static void
+nvm_scan_rescan(TableScanDesc sscan, ScanKey key, bool set_params,
+				bool allow_strat, bool allow_sync, bool allow_pagemode)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (key != NULL && sscan->rs_nkeys > 0)
+		memcpy(sscan->rs_key, key, sizeof(ScanKeyData) * sscan->rs_nkeys);
+	scan->nblocks = PoolRelNBlocks(scan->dirIndex);
+	scan->startblock = 0;
+	scan->endblock = scan->nblocks;
+	scan->inited = false;
+}
+
+static bool
+nvm_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
+					 TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (!NvmScanNext(scan, direction))
+	{
+		ExecClearTuple(slot);
+		return false;
+	}
+	pgstat_count_heap_getnext(sscan->rs_rd);
+	ExecStoreHeapTuple(&scan->tuple, slot, false);
+	return true;
+}
+
+static void
+nvm_scan_set_tidrange(TableScanDesc sscan, ItemPointer mintid,
+					  ItemPointer maxtid)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	BlockNumber lo = ItemPointerGetBlockNumberNoCheck(mintid);
+	BlockNumber hi = ItemPointerGetBlockNumberNoCheck(maxtid);
+
+	scan->startblock = Min(lo, scan->nblocks);
+	scan->endblock = Min((uint64) hi + 1, scan->nblocks);
+	scan->inited = false;
+	ItemPointerCopy(mintid, &sscan->rs_mintid);
+	ItemPointerCopy(maxtid, &sscan->rs_maxtid);
+}
+
+static bool
+nvm_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
+							  TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	while (NvmScanNext(scan, direction))
+	{
+		if (ItemPointerCompare(&scan->tuple.t_self, &sscan->rs_mintid) < 0 ||
+			ItemPointerCompare(&scan->tuple.t_self, &sscan->rs_maxtid) > 0)
+			continue;
+		pgstat_count_heap_getnext(sscan->rs_rd);
+		ExecStoreHeapTuple(&scan->tuple, slot, false);
+		return true;
+	}
+	ExecClearTuple(slot);
+	return false;
+}
+
+/* ------------------------------------------------------------------------
+ * Parallel table scan related callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+/* the generic block-oriented helpers of tableam.c serve as they are */
+
+/* ------------------------------------------------------------------------
+ * Index scan callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static IndexFetchTableData *
+nvm_index_fetch_begin(Relation rel)
+{
+	NvmIndexFetchData *f = palloc0(sizeof(NvmIndexFetchData));
+
+	f->base.rel = rel;
+	f->dirIndex = NvmRelDirIndex(rel);
+	return &f->base;
+}
+
+static void
+nvm_index_fetch_reset(IndexFetchTableData *scan)
+{
+}
+
+static void
+nvm_index_fetch_end(IndexFetchTableData *scan)
+{
+	pfree(scan);
+}
+
+/*
+ * NvmFetchVisible - point tup at the tuple at tid and test it against
+ * snapshot.  False for a tid that names no tuple.
+ */
+static bool
+NvmFetchVisible(Relation rel, int dirIndex, ItemPointer tid,
+				Snapshot snapshot, HeapTuple tup, bool *visible)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	LWLock	   *lock;
+	Page		page;
+	bool		found = false;
+
+	*visible = false;
+	if (blkno >= PoolRelNBlocks(dirIndex))
+		return false;
+	page = PoolRelGetPage(dirIndex, blkno);
+	lock = PoolPageLock(dirIndex, blkno);
+	LWLockAcquire(lock, LW_SHARED);
+	if (off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
+		ItemIdIsNormal(PageGetItemId(page, off)))
+	{
+		found = true;
+		NvmSetTuple(tup, rel, page, blkno, off);
+		*visible = NvmTupleSatisfies(tup, snapshot);
+	}
+	LWLockRelease(lock);
+	return found;
+}
+
+static bool
+nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
+					  Snapshot snapshot, TupleTableSlot *slot,
+					  bool *call_again, bool *all_dead)
+{
+	NvmIndexFetchData *f = (NvmIndexFetchData *) scan;
+	bool		visible;
+
+	*call_again = false;
+	if (all_dead)
+		*all_dead = false;
+	if (!NvmFetchVisible(scan->rel, f->dirIndex, tid, snapshot, &f->tuple, &visible) ||
+		!visible)
+		return false;
+	ExecStoreHeapTuple(&f->tuple, slot, false);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * Callbacks for non-modifying operations on individual tuples for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static bool
+nvm_fetch_row_version(Relation rel, ItemPointer tid, Snapshot snapshot,
+					  TupleTableSlot *slot)
+{
+	HeapTupleData tup;
+	bool		visible;
+
+	if (!NvmFetchVisible(rel, NvmRelDirIndex(rel), tid, snapshot, &tup, &visible) ||
+		!visible)
+		return false;
+	ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+	return true;
+}
+
+static bool
+nvm_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
+{
+	NvmScanDesc nscan = (NvmScanDesc) scan;
+
+	return ItemPointerIsValid(tid) &&
+		ItemPointerGetBlockNumber(tid) < PoolRelNBlocks(nscan->dirIndex);
+}
+
+static void
+nvm_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
+{
+	Relation	rel = sscan->rs_rd;
+	Snapshot	snapshot = sscan->rs_snapshot;
+	int			dirIndex = NvmRelDirIndex(rel);
+	ItemPointerData ctid = *tid;
+	TransactionId priorXmax = InvalidTransactionId;
+
+	for (;;)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(&ctid);
+		OffsetNumber off = ItemPointerGetOffsetNumber(&ctid);
+		LWLock	   *lock;
+		Page		page;
+		HeapTupleData tup;
+		bool		more = false;
+
+		if (blkno >= PoolRelNBlocks(dirIndex))
+			break;
+		page = PoolRelGetPage(dirIndex, blkno);
+		lock = PoolPageLock(dirIndex, blkno);
+		LWLockAcquire(lock, LW_SHARED);
+		if (off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
+			ItemIdIsNormal(PageGetItemId(page, off)))
+		{
+			NvmSetTuple(&tup, rel, page, blkno, off);
+			if (!TransactionIdIsValid(priorXmax) ||
+				TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup.t_data)))
+			{
+				if (NvmTupleSatisfies(&tup, snapshot))
+					*tid = ctid;
+				if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
+					!HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask) &&
+					!ItemPointerEquals(&tup.t_self, &tup.t_data->t_ctid) &&
+					!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+				{
+					priorXmax = HeapTupleHeaderGetRawXmax(tup.t_data);
+					ctid = tup.t_data->t_ctid;
+					more = true;
+				}
+			}
+		}
+		LWLockRelease(lock);
+		if (!more)
+			break;
+	}
+}
+
+static bool
+nvm_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+							 Snapshot snapshot)
+{
+	HeapTupleData tup;
+	bool		visible;
+
+	if (!NvmFetchVisible(rel, NvmRelDirIndex(rel), &slot->tts_tid, snapshot,
+						 &tup, &visible))
+		return false;
+	return visible;
+}
+
+static TransactionId
+nvm_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+{
+	/*
+	 * Nothing is reported deletable: index entries of dead tuples stay until
+	 * the table's vacuum removes them.
+	 */
+	delstate->ndeltids = 0;
+	return InvalidTransactionId;
+}
+
+/* ----------------------------------------------------------------------------
+ *  Functions for manipulations of physical tuples for nvm_am.
+ * ----------------------------------------------------------------------------
+ */
+
+/*
+ * NvmPrepareInsert - set the header of a tuple to insert and TOAST it if
+ * needed; returns the tuple to store (tup itself or a toasted copy).
+ */
+static HeapTuple
+NvmPrepareInsert(Relation rel, HeapTuple tup, TransactionId xid,
+				 CommandId cid, int options, HeapTuple oldtup)
+{
+	tup->t_data->t_infomask &= ~HEAP_XACT_MASK;
+	tup->t_data->t_infomask2 &= ~HEAP2_XACT_MASK;
+	tup->t_data->t_infomask |= HEAP_XMAX_INVALID;
+	HeapTupleHeaderSetXmin(tup->t_data, xid);
+	if (options & HEAP_INSERT_FROZEN)
+		HeapTupleHeaderSetXminFrozen(tup->t_data);
+	HeapTupleHeaderSetCmin(tup->t_data, cid);
+	HeapTupleHeaderSetXmax(tup->t_data, 0);
+	tup->t_tableOid = RelationGetRelid(rel);
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION &&
+		rel->rd_rel->relkind != RELKIND_MATVIEW)
+		return tup;
+	if (HeapTupleHasExternal(tup) || tup->t_len > TOAST_TUPLE_THRESHOLD ||
+		(oldtup != NULL && HeapTupleHasExternal(oldtup)))
+		return heap_toast_insert_or_update(rel, tup, oldtup, options);
+	return tup;
+}
+
+/*
+ * NvmInsertTuple - insert one tuple; sets tup->t_self.
+ */
+static void
+NvmInsertTuple(Relation rel, HeapTuple tup, CommandId cid, int options,
+			   uint32 specToken)
+{
+	int			dirIndex = NvmRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	HeapTuple	heaptup;
+
+	NvmBeforeWrite();
+	heaptup = NvmPrepareInsert(rel, tup, xid, cid, options, NULL);
+	if (specToken != 0)
+		HeapTupleHeaderSetSpeculativeToken(heaptup->t_data, specToken);
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+	IplPlaceTuple(rel, dirIndex, heaptup, specToken != 0);
+	if (heaptup != tup)
+	{
+		tup->t_self = heaptup->t_self;
+		heap_freetuple(heaptup);
+	}
+	PoolCountAdd(NVM_STAT_TUPLES_INSERTED, 1);
+}
+
+static void
+nvm_tuple_insert_internal(Relation rel, TupleTableSlot *slot, CommandId cid,
+						  int options, uint32 specToken)
+{
+	bool		shouldFree = true;
+	HeapTuple	tup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+
+	slot->tts_tableOid = RelationGetRelid(rel);
+	NvmInsertTuple(rel, tup, cid, options, specToken);
+	slot->tts_tid = tup->t_self;
+	ItemPointerCopy(&tup->t_self, &tup->t_data->t_ctid);
+	if (shouldFree)
+		pfree(tup);
+}
+
+static void
+nvm_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
+				 int options, BulkInsertState bistate)
+{
+	nvm_tuple_insert_internal(rel, slot, cid, options, 0);
+	pgstat_count_heap_insert(rel, 1);
+}
+
+static void
+nvm_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
+							 CommandId cid, int options,
+							 BulkInsertState bistate, uint32 specToken)
+{
+	Assert(specToken != 0);
+	nvm_tuple_insert_internal(rel, slot, cid, options, specToken);
+	pgstat_count_heap_insert(rel, 1);
+}
+
+/*
+ * NvmLockPageOf - lock the page of tid exclusively; returns the page and
+ * points tup at the tuple.  Errors out for a tid that names no tuple.
+ */
+static Page
+NvmLockPageOf(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
+			  LWLock **lockp)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	Page		page;
+
+	if (blkno >= PoolRelNBlocks(dirIndex))
+		elog(ERROR, "nvm_am: tid (%u,%u) beyond the end of relation \"%s\"",
+			 blkno, off, RelationGetRelationName(rel));
+	page = PoolRelGetPage(dirIndex, blkno);
+	*lockp = PoolPageLock(dirIndex, blkno);
+	LWLockAcquire(*lockp, LW_EXCLUSIVE);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
+		!ItemIdIsNormal(PageGetItemId(page, off)))
+	{
+		LWLockRelease(*lockp);
+		elog(ERROR, "nvm_am: tid (%u,%u) of relation \"%s\" names no tuple",
+			 blkno, off, RelationGetRelationName(rel));
+	}
+	NvmSetTuple(tup, rel, page, blkno, off);
+	return page;
+}
+
+static void
+nvm_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
+							   uint32 specToken, bool succeeded)
+{
+	int			dirIndex = NvmRelDirIndex(rel);
+	LWLock	   *lock;
+	HeapTupleData tup;
+	HeapTupleHeaderData hdr;
+	Page		page = NvmLockPageOf(rel, dirIndex, &slot->tts_tid, &tup, &lock);
+
+	memcpy(&hdr, tup.t_data, sizeof(hdr));
+	if (succeeded)
+		hdr.t_ctid = tup.t_self;
+	else
+	{
+		/* "super-delete": the tuple was never visible to anyone */
+		HeapTupleHeaderSetXmin(&hdr, InvalidTransactionId);
+		hdr.t_infomask |= HEAP_XMIN_INVALID;
+		hdr.t_ctid = tup.t_self;
+	}
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup.t_self), &hdr);
+	LWLockRelease(lock);
+	if (!succeeded)
+		pgstat_count_heap_delete(rel);
+}
+
+static void
+nvm_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
+				 CommandId cid, int options, BulkInsertState bistate)
+{
+	for (int i = 0; i < ntuples; i++)
+		nvm_tuple_insert_internal(rel, slots[i], cid, options, 0);
+	pgstat_count_heap_insert(rel, ntuples);
+}
+
+/*
+ * NvmCheckModify - decide whether the current command may change the
+ * tuple tup (page locked exclusively).  Waits for a concurrent writer when
+ * wait is set (releasing and retaking the page lock: *relocked is set and
+ * the caller must re-read).  Fills tmfd for every result but TM_Ok.
+ */
+static TM_Result
+NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
+			   LockWaitPolicy policy, LWLock *lock, TM_FailureData *tmfd,
+			   bool *relocked)
+{
+	TransactionId xwait;
+	TM_Result	result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
+
+	*relocked = false;
+	if (result == TM_Invisible)
+		return result;
+	if (result == TM_BeingModified)
+	{
+		ItemPointerData self = tup->t_self;
+
+		switch (policy)
+		{
+			case LockWaitBlock:
+				LWLockRelease(lock);
+				XactLockTableWait(xwait, rel, &self, XLTW_Update);
+				LWLockAcquire(lock, LW_EXCLUSIVE);
+				*relocked = true;
+				return result;
+			case LockWaitSkip:
+				result = TM_WouldBlock;
+				break;
+			case LockWaitError:
+				LWLockRelease(lock);
+				ereport(ERROR,
+						(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+						 errmsg("could not obtain lock on row in relation \"%s\"",
+								RelationGetRelationName(rel))));
+		}
+	}
+	if (result == TM_Ok && crosscheck != InvalidSnapshot &&
+		!NvmTupleSatisfies(tup, crosscheck))
+		result = TM_Updated;
+	if (result != TM_Ok)
+	{
+		tmfd->ctid = tup->t_data->t_ctid;
+		tmfd->xmax = (tup->t_data->t_infomask & HEAP_XMAX_INVALID) ?
+			InvalidTransactionId : HeapTupleHeaderGetRawXmax(tup->t_data);
+		tmfd->cmax = result == TM_SelfModified ?
+			HeapTupleHeaderGetCmax(tup->t_data) : InvalidCommandId;
+		tmfd->traversed = false;
+	}
+	return result;
+}
+
+/*
+ * NvmSetXmaxHeader - build in hdr the header of tup with xmax set by the
+ * current transaction, as a deleter/updater or as a row locker.
+ */
+static void
+NvmSetXmaxHeader(HeapTupleHeader hdr, HeapTuple tup, TransactionId xid,
+				 CommandId cid, uint16 lockbits, bool keysUpdated)
+{
+	bool		iscombo = false;
+
+	memcpy(hdr, tup->t_data, sizeof(HeapTupleHeaderData));
+	if (!lockbits)
+		HeapTupleHeaderAdjustCmax(hdr, &cid, &iscombo);
+	hdr->t_infomask &= ~(HEAP_XMAX_BITS | HEAP_MOVED);
+	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+	if (keysUpdated)
+		hdr->t_infomask2 |= HEAP_KEYS_UPDATED;
+	hdr->t_infomask |= lockbits;
+	HeapTupleHeaderSetXmax(hdr, xid);
+	if (!lockbits)
+		HeapTupleHeaderSetCmax(hdr, cid, iscombo);
+	hdr->t_ctid = tup->t_self;
+}
+
+static TM_Result
+nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
+				 Snapshot snapshot, Snapshot crosscheck, bool wait,
+				 TM_FailureData *tmfd, bool changingPart)
+{
+	int			dirIndex = NvmRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	HeapTupleData tup;
+	HeapTupleHeaderData hdr;
+	LWLock	   *lock;
+	Page		page;
+	TM_Result	result;
+	bool		relocked;
+	HeapTuple	oldcopy = NULL;
+
+	NvmBeforeWrite();
+	page = NvmLockPageOf(rel, dirIndex, tid, &tup, &lock);
+	do
+	{
+		NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(tid),
+					ItemPointerGetOffsetNumber(tid));
+		result = NvmCheckModify(rel, &tup, cid, crosscheck,
+								wait ? LockWaitBlock : LockWaitSkip, lock,
+								tmfd, &relocked);
+	} while (relocked);
+	if (result == TM_Invisible)
+	{
+		LWLockRelease(lock);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to delete invisible tuple")));
+	}
+	if (result != TM_Ok)
+	{
+		LWLockRelease(lock);
+		return result;
+	}
+	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+	NvmSetXmaxHeader(&hdr, &tup, xid, cid, 0, true);
+	if (changingPart)
+		HeapTupleHeaderSetMovedPartitions(&hdr);
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(tid), &hdr);
+	if (HeapTupleHasExternal(&tup))
+		oldcopy = heap_copytuple(&tup);
+	LWLockRelease(lock);
+
+	if (oldcopy)
+	{
+		heap_toast_delete(rel, oldcopy, false);
+		heap_freetuple(oldcopy);
+	}
+	pgstat_count_heap_delete(rel);
+	PoolCountAdd(NVM_STAT_TUPLES_DELETED, 1);
+	return TM_Ok;
+}
+
+static TM_Result
+nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
+				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+				 bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
+				 bool *update_indexes)
+{
+	int			dirIndex = NvmRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	HeapTupleData oldtup;
+	HeapTupleHeaderData hdr;
+	LWLock	   *lock;
+	Page		page;
+	TM_Result	result;
+	bool		relocked;
+	bool		shouldFree = true;
+	HeapTuple	newtup;
+	HeapTuple	heaptup;
+	HeapTuple	oldcopy = NULL;
+
+	*lockmode = LockTupleExclusive;
+	*update_indexes = true;
+	NvmBeforeWrite();
+
+	/* step 1: mark the old version as updated by us */
+	page = NvmLockPageOf(rel, dirIndex, otid, &oldtup, &lock);
+	do
+	{
+		NvmSetTuple(&oldtup, rel, page, ItemPointerGetBlockNumber(otid),
+					ItemPointerGetOffsetNumber(otid));
+		result = NvmCheckModify(rel, &oldtup, cid, crosscheck,
+								wait ? LockWaitBlock : LockWaitSkip, lock,
+								tmfd, &relocked);
+	} while (relocked);
+	if (result == TM_Invisible)
+	{
+		LWLockRelease(lock);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to update invisible tuple")));
+	}
+	if (result != TM_Ok)
+	{
+		LWLockRelease(lock);
+		return result;
+	}
+	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
+	NvmSetXmaxHeader(&hdr, &oldtup, xid, cid, 0, true);
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+	if (HeapTupleHasExternal(&oldtup))
+		oldcopy = heap_copytuple(&oldtup);
+	LWLockRelease(lock);
+
+	/*
+	 * Step 2: store the new version.  Until step 3 the old version says
+	 * "updated by a transaction in progress" with ctid pointing to itself;
+	 * anyone who wants to change it waits for us, and a crash leaves an
+	 * update by a transaction that never committed.
+	 */
+	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+	slot->tts_tableOid = RelationGetRelid(rel);
+	heaptup = NvmPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
+	heaptup->t_data->t_infomask |= HEAP_UPDATED;
+	IplPlaceTuple(rel, dirIndex, heaptup, false);
+	if (heaptup != newtup)
+	{
+		newtup->t_self = heaptup->t_self;
+		heap_freetuple(heaptup);
+	}
+	slot->tts_tid = newtup->t_self;
+	ItemPointerCopy(&newtup->t_self, &newtup->t_data->t_ctid);
+
+	/* step 3: link the old version to the new one */
+	page = NvmLockPageOf(rel, dirIndex, otid, &oldtup, &lock);
+	memcpy(&hdr, oldtup.t_data, sizeof(hdr));
+	hdr.t_ctid = newtup->t_self;
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+	LWLockRelease(lock);
+
+	if (oldcopy)
+		heap_freetuple(oldcopy);
+	if (shouldFree)
+		pfree(newtup);
+	pgstat_count_heap_update(rel, false);
+	PoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
+	return TM_Ok;
+}
+
+static uint16
+NvmLockBits(LockTupleMode mode)
+{
+	switch (mode)
+	{
+		case LockTupleKeyShare:
+			return HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK;
+		case LockTupleShare:
+			return HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_SHR_LOCK;
+		case LockTupleNoKeyExclusive:
+		case LockTupleExclusive:
+			return HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK;
+	}
+	return 0;					/* keep compiler quiet */
+}
+
+/*
+ * nvm_tuple_lock - lock a row.  A row lock is the locker's xid in xmax with
+ * HEAP_XMAX_LOCK_ONLY; a second locker of a row waits for the first to end
+ * (row locks of all strengths conflict with each other here).
+ */
+static TM_Result
+nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
+			   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+			   LockWaitPolicy wait_policy, uint8 flags,
+			   TM_FailureData *tmfd)
+{
+	int			dirIndex = NvmRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	ItemPointerData ctid = *tid;
+	TransactionId priorXmax = InvalidTransactionId;
+
+	NvmBeforeWrite();
+	tmfd->traversed = false;
+	for (;;)
+	{
+		HeapTupleData tup;
+		HeapTupleHeaderData hdr;
+		LWLock	   *lock;
+		Page		page;
+		TM_Result	result;
+		bool		relocked;
+		uint16		bits;
+		bool		keys;
+
+		if (ItemPointerGetBlockNumber(&ctid) >= PoolRelNBlocks(dirIndex))
+			return TM_Deleted;
+		page = NvmLockPageOf(rel, dirIndex, &ctid, &tup, &lock);
+		if (TransactionIdIsValid(priorXmax) &&
+			!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup.t_data)))
+		{
+			/* the chain ends here: the updated version is gone */
+			LWLockRelease(lock);
+			return TM_Deleted;
+		}
+		do
+		{
+			NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(&ctid),
+						ItemPointerGetOffsetNumber(&ctid));
+			result = NvmCheckModify(rel, &tup, cid, InvalidSnapshot,
+									wait_policy, lock, tmfd, &relocked);
+		} while (relocked);
+
+		if (result == TM_Updated &&
+			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION) &&
+			!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+		{
+			priorXmax = HeapTupleHeaderGetRawXmax(tup.t_data);
+			ctid = tup.t_data->t_ctid;
+			LWLockRelease(lock);
+			tmfd->traversed = true;
+			continue;
+		}
+		if (result != TM_Ok)
+		{
+			LWLockRelease(lock);
+			return result;
+		}
+
+		/* a stronger lock we hold already is kept */
+		bits = NvmLockBits(mode);
+		keys = (mode == LockTupleExclusive);
+		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask) &&
+			TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmax(tup.t_data)))
+		{
+			if ((tup.t_data->t_infomask & HEAP_LOCK_MASK) == HEAP_XMAX_EXCL_LOCK)
+				bits = HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK;
+			keys |= (tup.t_data->t_infomask2 & HEAP_KEYS_UPDATED) != 0;
+		}
+		NvmSetXmaxHeader(&hdr, &tup, xid, cid, bits, keys);
+		IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&ctid), &hdr);
+		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+		LWLockRelease(lock);
+		return TM_Ok;
+	}
+}
+
+static void
+nvm_finish_bulk_insert(Relation rel, int options)
+{
+	/* every insert is durable already */
+}
+
+/* ------------------------------------------------------------------------
+ * DDL related callbacks for nvm_am.
+ * ------------------------------------------------------------------------
+ */
+
+static void
+nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
+							  char persistence, TransactionId *freezeXid,
+							  MultiXactId *minmulti)
+{
+	SMgrRelation srel;
+
+	NvmEnsureReady();
+	*freezeXid = RecentXmin;
+	*minmulti = GetOldestMultiXactId();
+
+	/*
+	 * An empty main-fork file keeps PostgreSQL's own relation-file code
+	 * (prefetch during ANALYZE and bitmap scans) working; the pages live in
+	 * the pool.  PostgreSQL's pending deletes remove the file.
+	 */
+	srel = RelationCreateStorage(*newrnode, persistence, true);
+	smgrclose(srel);
+
+	if (!RelFileNodeEquals(rel->rd_node, *newrnode) &&
+		OidIsValid(rel->rd_node.relNode))
+		NvmStorageScheduleDrop(&rel->rd_node);
+	NvmStorageCreate(newrnode);
+}
+
+static void
+nvm_relation_nontransactional_truncate(Relation rel)
+{
+	PoolRelTruncate(NvmRelDirIndex(rel));
+}
+
+static void
+nvm_relation_copy_data(Relation rel, const RelFileNode *newrnode)
+{
+	int			src = NvmRelDirIndex(rel);
+	int			dst;
+	SMgrRelation srel;
+
+	srel = RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
+	NvmStorageCreate(newrnode);
+	dst = PoolRelLookup(newrnode);
+	IplCopyRelation(src, dst, srel);
+	smgrclose(srel);
+	NvmStorageScheduleDrop(&rel->rd_node);
+	RelationDropStorage(rel);
+}
+
+static void
+nvm_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
+							  Relation OldIndex, bool use_sort,
+							  TransactionId OldestXmin,
+							  TransactionId *xid_cutoff,
+							  MultiXactId *multi_cutoff,
+							  double *num_tuples,
+							  double *tups_vacuumed,
+							  double *tups_recently_dead)
+{
+	int			newIndex = NvmRelDirIndex(NewTable);
+	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
+	TableScanDesc tscan = NULL;
+	IndexScanDesc iscan = NULL;
+	TransactionId cutoff = *xid_cutoff;
+
+	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+	NvmBeforeWrite();
+
+	/* ordering by the index: the index order is the result either way */
+	if (OldIndex != NULL)
+	{
+		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
+		index_rescan(iscan, NULL, 0, NULL, 0);
+	}
+	else
+		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
+
+	for (;;)
+	{
+		HeapTuple	tup;
+		HeapTuple	copy;
+		HeapTuple	stored;
+		bool		shouldFree;
+
+		CHECK_FOR_INTERRUPTS();
+		if (iscan != NULL ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
+			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
+			break;
+		tup = ExecFetchSlotHeapTuple(slot, false, &shouldFree);
+		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
+		{
+			case HEAPTUPLE_DEAD:
+				*tups_vacuumed += 1;
+				continue;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*tups_recently_dead += 1;
+				break;
+			default:
+				*num_tuples += 1;
+				break;
+		}
+		copy = heap_copytuple(tup);
+
+		/* freeze what precedes the cutoff, so relfrozenxid may be cutoff */
+		if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(copy->t_data)) &&
+			TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(copy->t_data), cutoff) &&
+			NvmXidCommitted(HeapTupleHeaderGetRawXmin(copy->t_data)))
+			HeapTupleHeaderSetXminFrozen(copy->t_data);
+		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			(HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask) ||
+			 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(copy->t_data)) &&
+			  !NvmXidCommitted(HeapTupleHeaderGetRawXmax(copy->t_data)))))
+		{
+			copy->t_data->t_infomask &= ~HEAP_XMAX_BITS;
+			copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
+			HeapTupleHeaderSetXmax(copy->t_data, InvalidTransactionId);
+		}
+		copy->t_tableOid = RelationGetRelid(NewTable);
+		stored = copy;
+		if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
+			stored = heap_toast_insert_or_update(NewTable, copy, NULL,
+												 HEAP_INSERT_NO_LOGICAL);
+		IplPlaceTuple(NewTable, newIndex, stored, false);
+		if (stored != copy)
+			heap_freetuple(stored);
+		heap_freetuple(copy);
+	}
+	if (iscan)
+		index_endscan(iscan);
+	if (tscan)
+		table_endscan(tscan);
+	ExecDropSingleTupleTableSlot(slot);
+}
+
+/*
+ * nvm_relation_vacuum - count live and dead tuples and report them; dead
+ * tuples are not yet removed (VACUUM FULL and CLUSTER do remove them).
+ */
+static void
+nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
+					BufferAccessStrategy bstrategy)
+{
+	int			dirIndex = NvmRelDirIndex(rel);
+	BlockNumber nblocks = PoolRelNBlocks(dirIndex);
+	TransactionId OldestXmin = GetOldestNonRemovableTransactionId(rel);
+	double		live = 0;
+	double		dead = 0;
+
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		Page		page = PoolRelGetPage(dirIndex, blkno);
+		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+		OffsetNumber maxoff;
+
+		CHECK_FOR_INTERRUPTS();
+		LWLockAcquire(lock, LW_SHARED);
+		maxoff = PageGetMaxOffsetNumber(page);
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		{
+			HeapTupleData tup;
+
+			if (!ItemIdIsNormal(PageGetItemId(page, off)))
+				continue;
+			NvmSetTuple(&tup, rel, page, blkno, off);
+			switch (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL))
+			{
+				case HEAPTUPLE_DEAD:
+				case HEAPTUPLE_RECENTLY_DEAD:
+					dead += 1;
+					break;
+				default:
+					live += 1;
+					break;
+			}
+		}
+		LWLockRelease(lock);
+	}
+	vac_update_relstats(rel, nblocks, live, 0, RelationGetForm(rel)->relhasindex,
+						InvalidTransactionId, InvalidMultiXactId, NULL, NULL, false);
+	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
+						 (PgStat_Counter) live, (PgStat_Counter) dead);
+}
+
+static bool
+nvm_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno,
+							BufferAccessStrategy bstrategy)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (blockno >= PoolRelNBlocks(scan->dirIndex))
+		return false;
+	scan->cblock = blockno;
+	scan->next_offset = FirstOffsetNumber;
+	return true;
+}
+
+static bool
+nvm_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
+							double *liverows, double *deadrows,
+							TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	Page		page = PoolRelGetPage(scan->dirIndex, scan->cblock);
+	LWLock	   *lock = PoolPageLock(scan->dirIndex, scan->cblock);
+	OffsetNumber maxoff;
+
+	LWLockAcquire(lock, LW_SHARED);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (; scan->next_offset <= maxoff; scan->next_offset++)
+	{
+		HeapTuple	tup = &scan->tuple;
+		bool		sample = false;
+
+		if (!ItemIdIsNormal(PageGetItemId(page, scan->next_offset)))
+			continue;
+		NvmSetTuple(tup, sscan->rs_rd, page, scan->cblock, scan->next_offset);
+		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
+		{
+			case HEAPTUPLE_LIVE:
+				sample = true;
+				*liverows += 1;
+				break;
+			case HEAPTUPLE_DEAD:
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*deadrows += 1;
+				break;
+			case HEAPTUPLE_INSERT_IN_PROGRESS:
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmin(tup->t_data)))
+				{
+					sample = true;
+					*liverows += 1;
+				}
+				break;
+			case HEAPTUPLE_DELETE_IN_PROGRESS:
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmax(tup->t_data)))
+					*deadrows += 1;
+				else
+				{
+					sample = true;
+					*liverows += 1;
+				}
+				break;
+		}
+		if (sample)
+		{
+			scan->next_offset++;
+			LWLockRelease(lock);
+			ExecStoreHeapTuple(tup, slot, false);
+			return true;
+		}
+	}
+	LWLockRelease(lock);
+	ExecClearTuple(slot);
+	return false;
+}
+
+static double
+nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
+						   IndexInfo *indexInfo, bool allow_sync,
+						   bool anyvisible, bool progress,
+						   BlockNumber start_blockno, BlockNumber numblocks,
+						   IndexBuildCallback callback, void *callback_state,
+						   TableScanDesc scan)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	double		reltuples = 0;
+	EState	   *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(heapRelation, NULL);
+	ExprState  *predicate;
+	Snapshot	snapshot;
+	bool		need_unregister = false;
+	TransactionId OldestXmin = InvalidTransactionId;
+
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
+
+	if (scan == NULL)
+	{
+		if (IsBootstrapProcessingMode() || indexInfo->ii_Concurrent)
+		{
+			snapshot = RegisterSnapshot(GetTransactionSnapshot());
+			need_unregister = true;
+		}
+		else
+			snapshot = SnapshotAny;
+		scan = table_beginscan_strat(heapRelation, snapshot, 0, NULL,
+									 true, allow_sync);
+	}
+	else
+		snapshot = scan->rs_snapshot;
+	if (snapshot == SnapshotAny)
+		OldestXmin = GetOldestNonRemovableTransactionId(heapRelation);
+
+	if (start_blockno != 0 || numblocks != InvalidBlockNumber)
+	{
+		NvmScanDesc nscan = (NvmScanDesc) scan;
+
+		nscan->startblock = Min(start_blockno, nscan->nblocks);
+		nscan->endblock = numblocks == InvalidBlockNumber ? nscan->nblocks :
+			Min((uint64) start_blockno + numblocks, nscan->nblocks);
+	}
+	if (progress)
+		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL,
+									 ((NvmScanDesc) scan)->nblocks);
+
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		HeapTuple	tup = ExecFetchSlotHeapTuple(slot, false, NULL);
+		bool		indexIt = true;
+		bool		alive = true;
+
+		CHECK_FOR_INTERRUPTS();
+		if (snapshot == SnapshotAny)
+		{
+			for (;;)
+			{
+				TransactionId xwait = InvalidTransactionId;
+				HTSV_Result r = NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL);
+
+				switch (r)
+				{
+					case HEAPTUPLE_DEAD:
+						indexIt = false;
+						break;
+					case HEAPTUPLE_LIVE:
+						break;
+					case HEAPTUPLE_RECENTLY_DEAD:
+						alive = false;
+						break;
+					case HEAPTUPLE_INSERT_IN_PROGRESS:
+						xwait = HeapTupleHeaderGetRawXmin(tup->t_data);
+						if (anyvisible || TransactionIdIsCurrentTransactionId(xwait))
+							xwait = InvalidTransactionId;
+						break;
+					case HEAPTUPLE_DELETE_IN_PROGRESS:
+						xwait = HeapTupleHeaderGetRawXmax(tup->t_data);
+						if (anyvisible)
+							xwait = InvalidTransactionId;
+						else if (TransactionIdIsCurrentTransactionId(xwait))
+						{
+							alive = false;
+							xwait = InvalidTransactionId;
+						}
+						break;
+				}
+				if (!TransactionIdIsValid(xwait))
+					break;
+				XactLockTableWait(xwait, heapRelation, &tup->t_self,
+								  XLTW_InsertIndexUnique);
+				indexIt = true;
+				alive = true;
+			}
+		}
+		if (!indexIt)
+			continue;
+		if (alive)
+			reltuples += 1;
+
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (predicate != NULL && !ExecQual(predicate, econtext))
+			continue;
+		FormIndexDatum(indexInfo, slot, estate, values, isnull);
+		callback(indexRelation, &tup->t_self, values, isnull, alive,
+				 callback_state);
+	}
+
+	table_endscan(scan);
+	if (need_unregister)
+		UnregisterSnapshot(snapshot);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	indexInfo->ii_ExpressionsState = NIL;
+	indexInfo->ii_PredicateState = NULL;
+	return reltuples;
+}
+
+/*
+ * nvm_index_validate_scan - second pass of CREATE INDEX CONCURRENTLY:
+ * insert every tuple visible to the snapshot whose TID is not in the index
+ * yet (state->tuplesort holds those TIDs, sorted).
+ */
+static void
+nvm_index_validate_scan(Relation heapRelation, Relation indexRelation,
+						IndexInfo *indexInfo, Snapshot snapshot,
+						ValidateIndexState *state)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	EState	   *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(heapRelation, NULL);
+	ExprState  *predicate;
+	TableScanDesc scan;
+	ItemPointerData indexcursor;
+	bool		tuplesort_empty = false;
+	bool		have_cursor = false;
+
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
+	scan = table_beginscan_strat(heapRelation, snapshot, 0, NULL, true, false);
+	ItemPointerSetInvalid(&indexcursor);
+
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		ItemPointer tid = &slot->tts_tid;
+
+		CHECK_FOR_INTERRUPTS();
+		/* advance the sorted index TIDs up to this tuple */
+		while (!tuplesort_empty &&
+			   (!have_cursor || ItemPointerCompare(&indexcursor, tid) < 0))
+		{
+			Datum		ts_val;
+			bool		ts_isnull;
+
+			if (tuplesort_getdatum(state->tuplesort, true, &ts_val, &ts_isnull, NULL))
+			{
+				itemptr_decode(&indexcursor, DatumGetInt64(ts_val));
+				have_cursor = true;
+			}
+			else
+			{
+				tuplesort_empty = true;
+				have_cursor = false;
+			}
+		}
+		if (have_cursor && ItemPointerEquals(&indexcursor, tid))
+			continue;
+
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (predicate != NULL && !ExecQual(predicate, econtext))
+			continue;
+		FormIndexDatum(indexInfo, slot, estate, values, isnull);
+		index_insert(indexRelation, values, isnull, tid, heapRelation,
+					 indexInfo->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+					 false, indexInfo);
+		state->tups_inserted += 1;
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	indexInfo->ii_ExpressionsState = NIL;
+	indexInfo->ii_PredicateState = NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Miscellaneous callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static uint64
+nvm_relation_size(Relation rel, ForkNumber forkNumber)
+{
+	if (forkNumber != MAIN_FORKNUM && forkNumber != InvalidForkNumber)
+		return 0;
+	return (uint64) PoolRelNBlocks(NvmRelDirIndex(rel)) * BLCKSZ;
+}
+
+static bool
+nvm_relation_needs_toast_table(Relation rel)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	int32		tuple_length = 0;
+	bool		maxlength_unknown = false;
+	bool		has_toastable = false;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (att->attisdropped)
+			continue;
+		tuple_length = att_align_nominal(tuple_length, att->attalign);
+		if (att->attlen > 0)
+			tuple_length += att->attlen;
+		else
+		{
+			int32		maxlen = type_maximum_size(att->atttypid, att->atttypmod);
+
+			if (maxlen < 0)
+				maxlength_unknown = true;
+			else
+				tuple_length += maxlen;
+			if (att->attstorage != TYPSTORAGE_PLAIN)
+				has_toastable = true;
+		}
+	}
+	if (!has_toastable)
+		return false;
+	if (maxlength_unknown)
+		return true;
+	tuple_length = MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(desc->natts)) +
+		MAXALIGN(tuple_length);
+	return (Size) tuple_length > TOAST_TUPLE_THRESHOLD;
+}
+
+static Oid
+nvm_relation_toast_am(Relation rel)
+{
+	return HEAP_TABLE_AM_OID;
+}
+
+/* ------------------------------------------------------------------------
+ * Planner related callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static void
+nvm_estimate_rel_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
+					  double *tuples, double *allvisfrac)
+{
+	table_block_relation_estimate_size(rel, attr_widths, pages, tuples,
+									   allvisfrac,
+									   NVM_OVERHEAD_BYTES_PER_TUPLE,
+									   NVM_USABLE_BYTES_PER_PAGE);
+	*allvisfrac = 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Executor related callbacks for nvm_am
+ * ------------------------------------------------------------------------
+ */
+
+static bool
+nvm_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	BlockNumber blkno = tbmres->blockno;
+	Page		page;
+	LWLock	   *lock;
+	int			n = 0;
+
+	scan->ntuples = 0;
+	scan->cindex = 0;
+	if (blkno >= PoolRelNBlocks(scan->dirIndex))
+		return false;
+	page = PoolRelGetPage(scan->dirIndex, blkno);
+	lock = PoolPageLock(scan->dirIndex, blkno);
+	LWLockAcquire(lock, LW_SHARED);
+	{
+		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+		int			count = tbmres->ntuples >= 0 ? tbmres->ntuples : maxoff;
+
+		for (int i = 0; i < count; i++)
+		{
+			OffsetNumber off = tbmres->ntuples >= 0 ? tbmres->offsets[i] : i + 1;
+			HeapTupleData tup;
+
+			if (off < FirstOffsetNumber || off > maxoff ||
+				!ItemIdIsNormal(PageGetItemId(page, off)))
+				continue;
+			NvmSetTuple(&tup, sscan->rs_rd, page, blkno, off);
+			if (NvmTupleSatisfies(&tup, sscan->rs_snapshot))
+				scan->vis[n++] = off;
+		}
+	}
+	LWLockRelease(lock);
+	scan->cblock = blkno;
+	scan->ntuples = n;
+	PoolCountAdd(NVM_STAT_PAGE_READS, 1);
+	return n > 0;
+}
+
+static bool
+nvm_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
+						   TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (scan->cindex >= scan->ntuples)
+		return false;
+	NvmSetTuple(&scan->tuple, sscan->rs_rd,
+				PoolRelGetPage(scan->dirIndex, scan->cblock), scan->cblock,
+				scan->vis[scan->cindex++]);
+	pgstat_count_heap_fetch(sscan->rs_rd);
+	ExecStoreHeapTuple(&scan->tuple, slot, false);
+	return true;
+}
+
+static bool
+nvm_scan_sample_next_block(TableScanDesc sscan, SampleScanState *scanstate)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	BlockNumber blkno;
+
+	if (scan->nblocks == 0)
+		return false;
+	if (tsm->NextSampleBlock)
+		blkno = tsm->NextSampleBlock(scanstate, scan->nblocks);
+	else if (!scan->inited)
+		blkno = 0;
+	else
+		blkno = scan->cblock + 1 < scan->nblocks ? scan->cblock + 1 : InvalidBlockNumber;
+	if (!BlockNumberIsValid(blkno))
+	{
+		scan->inited = false;
+		return false;
+	}
+	scan->inited = true;
+	scan->cblock = blkno;
+	return true;
+}
+
+static bool
+nvm_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
+						   TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	Page		page = PoolRelGetPage(scan->dirIndex, scan->cblock);
+	LWLock	   *lock = PoolPageLock(scan->dirIndex, scan->cblock);
+	OffsetNumber maxoff;
+
+	LWLockAcquire(lock, LW_SHARED);
+	maxoff = PageGetMaxOffsetNumber(page);
+	LWLockRelease(lock);
+	for (;;)
+	{
+		OffsetNumber off;
+		bool		visible = false;
+
+		CHECK_FOR_INTERRUPTS();
+		off = tsm->NextSampleTuple(scanstate, scan->cblock, maxoff);
+		if (!OffsetNumberIsValid(off))
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+		LWLockAcquire(lock, LW_SHARED);
+		if (off <= maxoff && ItemIdIsNormal(PageGetItemId(page, off)))
+		{
+			NvmSetTuple(&scan->tuple, sscan->rs_rd, page, scan->cblock, off);
+			visible = NvmTupleSatisfies(&scan->tuple, sscan->rs_snapshot);
+		}
+		LWLockRelease(lock);
+		if (visible)
+		{
+			pgstat_count_heap_getnext(sscan->rs_rd);
+			ExecStoreHeapTuple(&scan->tuple, slot, false);
+			return true;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Definition of the nvm_am table access method.
+ * ------------------------------------------------------------------------
+ */
+
+static const TableAmRoutine nvm_methods = {
+	.type = T_TableAmRoutine,
+
+	.slot_callbacks = nvm_slot_callbacks,
+
+	.scan_begin = nvm_scan_begin,
+	.scan_end = nvm_scan_end,
+	.scan_rescan = nvm_scan_rescan,
+	.scan_getnextslot = nvm_scan_getnextslot,
+
+	.scan_set_tidrange = nvm_scan_set_tidrange,
+	.scan_getnextslot_tidrange = nvm_scan_getnextslot_tidrange,
+
+	.parallelscan_estimate = table_block_parallelscan_estimate,
+	.parallelscan_initialize = table_block_parallelscan_initialize,
+	.parallelscan_reinitialize = table_block_parallelscan_reinitialize,
+
+	.index_fetch_begin = nvm_index_fetch_begin,
+	.index_fetch_reset = nvm_index_fetch_reset,
+	.index_fetch_end = nvm_index_fetch_end,
+	.index_fetch_tuple = nvm_index_fetch_tuple,
+
+	.tuple_insert = nvm_tuple_insert,
+	.tuple_insert_speculative = nvm_tuple_insert_speculative,
+	.tuple_complete_speculative = nvm_tuple_complete_speculative,
+	.multi_insert = nvm_multi_insert,
+	.tuple_delete = nvm_tuple_delete,
+	.tuple_update = nvm_tuple_update,
+	.tuple_lock = nvm_tuple_lock,
+	.finish_bulk_insert = nvm_finish_bulk_insert,
+
+	.tuple_fetch_row_version = nvm_fetch_row_version,
+	.tuple_get_latest_tid = nvm_get_latest_tid,
+	.tuple_tid_valid = nvm_tuple_tid_valid,
+	.tuple_satisfies_snapshot = nvm_tuple_satisfies_snapshot,
+	.index_delete_tuples = nvm_index_delete_tuples,
+
+	.relation_set_new_filenode = nvm_relation_set_new_filenode,
+	.relation_nontransactional_truncate = nvm_relation_nontransactional_truncate,
+	.relation_copy_data = nvm_relation_copy_data,
+	.relation_copy_for_cluster = nvm_relation_copy_for_cluster,
+	.relation_vacuum = nvm_relation_vacuum,
+	.scan_analyze_next_block = nvm_scan_analyze_next_block,
+	.scan_analyze_next_tuple = nvm_scan_analyze_next_tuple,
+	.index_build_range_scan = nvm_index_build_range_scan,
+	.index_validate_scan = nvm_index_validate_scan,
+
+	.relation_size = nvm_relation_size,
+	.relation_needs_toast_table = nvm_relation_needs_toast_table,
+	.relation_toast_am = nvm_relation_toast_am,
+	.relation_fetch_toast_slice = heap_fetch_toast_slice,
+
+	.relation_estimate_size = nvm_estimate_rel_size,
+
+	.scan_bitmap_next_block = nvm_scan_bitmap_next_block,
+	.scan_bitmap_next_tuple = nvm_scan_bitmap_next_tuple,
+	.scan_sample_next_block = nvm_scan_sample_next_block,
+	.scan_sample_next_tuple = nvm_scan_sample_next_tuple
+};
+
+Datum
+nvm_am_handler(PG_FUNCTION_ARGS)
+{
+	NvmCheckPreloaded();
+	PG_RETURN_POINTER(&nvm_methods);
+}

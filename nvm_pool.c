@@ -1,0 +1,1041 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_pool.c
+ *	  The persistent-memory pool: mapping, header, relation directory,
+ *	  per-relation page tables, page-frame allocation and the persist
+ *	  primitives.  This is the only file that calls libpmem.
+ *
+ * On-pmem layout (all offsets from the start of the pool file):
+ *
+ *	 [0, 4096)				NvmPoolHeader, checksummed, written once at creation
+ *	 [4096, frames_off)		relation directory: dir_entries NvmDirEntry (64 B)
+ *	 [frames_off, size)		page frames of BLCKSZ bytes, numbered from 1
+ *
+ * A relation's page table has two levels: the directory entry names a root
+ * frame holding NVM_PT_FANOUT frame numbers of leaf frames, each leaf holds
+ * NVM_PT_FANOUT frame numbers of data pages.  A frame number of 0 means
+ * "none".  Every pointer in the pool is an 8-byte word published with one
+ * aligned store and persisted, so every change below is crash-atomic:
+ *
+ *	- a frame is in use if and only if it is reachable from a used directory
+ *	  entry (root, leaves, and data pages below the entry's nblocks).  The
+ *	  allocation state is therefore not stored in the pool at all: the free
+ *	  bitmap lives in shared memory and is rebuilt from the page tables at
+ *	  every (re)initialisation of shared memory.  A frame taken by a backend
+ *	  that crashed before publishing it is free again after the restart.
+ *	- extending a relation writes and persists the page, then the leaf entry,
+ *	  then publishes nblocks: a crash before the last step leaves an entry
+ *	  beyond nblocks, which the rebuild clears.
+ *	- freeing a relation publishes its state word as free first; its frames
+ *	  are unreachable from then on.
+ *
+ * Why not libpmemobj: its allocator state is private to the one process
+ * that opened the pool, and PostgreSQL is multi-process.  Deriving the
+ * allocation state from the page tables gives the same crash atomicity with
+ * nothing but 8-byte publishes through libpmem, which every backend can do
+ * on the postmaster's mapping.
+ *
+ * Locks: the directory lock (exclusive to create, free or change an entry's
+ * state; shared to look one up); the allocation lock around the free
+ * bitmap; a relation's extension lock (heavyweight, taken by the caller) to
+ * add blocks; a fixed array of page LWLocks hashed by (entry, block), taken
+ * by ipl_log.c and nvm_am.c around page reads and changes.  No code holds
+ * two page locks at once.
+ *
+ * The pool file is mapped once, by the postmaster in _PG_init, before any
+ * child is forked: every process sees it at the same address.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <time.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libpmem.h>
+
+#include "access/xlog.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "port/pg_bitutils.h"
+#include "port/pg_crc32c.h"
+#include "storage/bufpage.h"
+#include "storage/fd.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/memutils.h"
+
+#include "nvm_am.h"
+
+#define NVM_HEADER_SIZE		4096
+#define NVM_PAGE_LOCKS		1024
+#define NVM_LOCK_DIR		0
+#define NVM_LOCK_ALLOC		1
+#define NVM_LOCKS_TOTAL		(2 + NVM_PAGE_LOCKS)
+
+typedef struct NvmPoolHeader
+{
+	uint64		magic;
+	uint32		format_version;
+	uint32		frame_size;
+	uint64		system_identifier;
+	uint64		pool_size;
+	uint64		dir_offset;
+	uint64		dir_entries;
+	uint64		frames_offset;
+	uint64		nframes;
+	int64		created_at;		/* pg_time_t of creation */
+	pg_crc32c	checksum;		/* CRC-32C of the bytes above */
+} NvmPoolHeader;
+
+typedef struct NvmDirEntry
+{
+	uint64		state;			/* NVM_REL_* flags | xid; 0 = free */
+	uint32		spcNode;
+	uint32		dbNode;
+	uint32		relNode;
+	uint32		pad;
+	uint64		root;			/* frame number of the page-table root */
+	uint64		nblocks;		/* blocks below this are valid */
+	uint64		reserved[3];
+} NvmDirEntry;
+
+StaticAssertDecl(sizeof(NvmDirEntry) == 64, "directory entries are 64 bytes");
+StaticAssertDecl(sizeof(NvmPoolHeader) <= NVM_HEADER_SIZE, "header fits");
+
+typedef struct NvmPoolShared
+{
+	LWLockPadded *locks;
+	uint64		frames_free;
+	uint64		alloc_hint;		/* bitmap word to search first */
+	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
+	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
+} NvmPoolShared;
+
+/* GUC variables */
+char	   *nvm_pool_path = NULL;
+int			nvm_pool_size_mb = 1024;
+
+/* Process-local state, inherited from the postmaster by fork */
+static char *pool_base = NULL;
+static NvmPoolHeader *pool_header = NULL;
+static NvmDirEntry *pool_dir = NULL;
+static bool pool_is_pmem = false;
+static char *pool_resolved_path = NULL;
+static int	pool_lock_fd = -1;
+static NvmPoolShared *pool_shared = NULL;
+
+static const char *const counter_names[NVM_NUM_COUNTERS] = {
+	"pmem_bytes_written",
+	"pmem_flushes",
+	"pmem_drains",
+	"pages_extended",
+	"tuples_inserted",
+	"tuples_updated",
+	"tuples_deleted",
+	"page_reads",
+	"relations_created",
+	"relations_dropped",
+	"xid_wal_records",
+	"pending_resolved",
+};
+
+static pg_crc32c
+PoolHeaderChecksum(const NvmPoolHeader *hdr)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, hdr, offsetof(NvmPoolHeader, checksum));
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+static uint64
+PoolConfiguredSize(void)
+{
+	return (uint64) nvm_pool_size_mb * 1024 * 1024;
+}
+
+/* ----------------------------------------------------------------
+ * Persist primitives
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PoolFlush - write back the cache lines of [addr, addr+len) without waiting.
+ * On a file that is not persistent memory this is a synchronous msync.
+ */
+void
+PoolFlush(const void *addr, Size len)
+{
+	if (len == 0)
+		return;
+	if (pool_is_pmem)
+		pmem_flush(addr, len);
+	else if (pmem_msync(addr, len) != 0)
+		ereport(PANIC,
+				(errcode_for_file_access(),
+				 errmsg("could not msync nvm_am pool file \"%s\": %m",
+						pool_resolved_path)));
+	PoolCountAdd(NVM_STAT_PMEM_BYTES_WRITTEN, len);
+	PoolCountAdd(NVM_STAT_PMEM_FLUSHES, 1);
+}
+
+/*
+ * PoolDrain - wait until every flush issued by this process is durable.
+ */
+void
+PoolDrain(void)
+{
+	if (pool_is_pmem)
+		pmem_drain();
+	PoolCountAdd(NVM_STAT_PMEM_DRAINS, 1);
+}
+
+/*
+ * PoolPersist - flush and drain.
+ */
+void
+PoolPersist(const void *addr, Size len)
+{
+	PoolFlush(addr, len);
+	PoolDrain();
+}
+
+/*
+ * PoolPublish64 - store an aligned 8-byte word atomically and persist it.
+ */
+void
+PoolPublish64(uint64 *addr, uint64 value)
+{
+	Assert(((uintptr_t) addr % sizeof(uint64)) == 0);
+	*(volatile uint64 *) addr = value;
+	PoolPersist(addr, sizeof(uint64));
+}
+
+/* ----------------------------------------------------------------
+ * Opening and creating the pool (postmaster, before fork)
+ * ----------------------------------------------------------------
+ */
+
+static void
+PoolResolvePath(void)
+{
+	if (is_absolute_path(nvm_pool_path))
+		pool_resolved_path = MemoryContextStrdup(TopMemoryContext, nvm_pool_path);
+	else
+		pool_resolved_path = MemoryContextStrdup(TopMemoryContext,
+												 psprintf("%s/%s", DataDir, nvm_pool_path));
+}
+
+static void
+PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
+{
+	uint64		entries;
+	uint64		frames_off;
+
+	entries = size / (64 * 1024);
+	entries = Max(entries, 1024);
+	entries = Min(entries, 65536);
+	frames_off = TYPEALIGN(NVM_FRAME_SIZE, NVM_HEADER_SIZE + entries * sizeof(NvmDirEntry));
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->magic = NVM_POOL_MAGIC;
+	hdr->format_version = NVM_POOL_FORMAT_VERSION;
+	hdr->frame_size = NVM_FRAME_SIZE;
+	hdr->system_identifier = GetSystemIdentifier();
+	hdr->pool_size = size;
+	hdr->dir_offset = NVM_HEADER_SIZE;
+	hdr->dir_entries = entries;
+	hdr->frames_offset = frames_off;
+	hdr->nframes = (size - frames_off) / NVM_FRAME_SIZE;
+	hdr->created_at = (int64) time(NULL);
+	hdr->checksum = PoolHeaderChecksum(hdr);
+}
+
+static void
+PoolSetPointers(void *base, bool is_pmem)
+{
+	pool_base = base;
+	pool_header = (NvmPoolHeader *) base;
+	pool_dir = (NvmDirEntry *) (pool_base + pool_header->dir_offset);
+	pool_is_pmem = is_pmem;
+}
+
+static void
+PoolCreate(void)
+{
+	char	   *tmppath = psprintf("%s.init", pool_resolved_path);
+	uint64		size = PoolConfiguredSize();
+	size_t		mapped_len;
+	int			is_pmem;
+	void	   *base;
+	NvmPoolHeader hdr;
+	char	   *dir;
+
+	PoolComputeLayout(&hdr, size);
+	if (hdr.nframes < 64)
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("nvm_am.pool_size is too small"),
+				 errhint("Set nvm_am.pool_size to at least 16MB.")));
+
+	/* a leftover from a creation that crashed never holds data */
+	(void) unlink(tmppath);
+
+	/* create the default directory pg_nvm if needed */
+	dir = pstrdup(pool_resolved_path);
+	get_parent_directory(dir);
+	if (strcmp(nvm_pool_path, "pg_nvm/nvm_am.pool") == 0)
+		(void) MakePGDirectory(dir);
+
+	base = pmem_map_file(tmppath, size, PMEM_FILE_CREATE | PMEM_FILE_EXCL,
+						 0600, &mapped_len, &is_pmem);
+	if (base == NULL)
+	{
+		int			save_errno = errno;
+
+		(void) unlink(tmppath);
+		errno = save_errno;
+		ereport(FATAL,
+				(errcode_for_file_access(),
+				 errmsg("could not create nvm_am pool file \"%s\" of %llu bytes: %m",
+						pool_resolved_path, (unsigned long long) size),
+				 save_errno == ENOSPC ?
+				 errhint("Free space on the device holding \"%s\" or set nvm_am.pool_size lower.", dir) :
+				 errhint("Make sure directory \"%s\" exists and is writable by the server, or set nvm_am.pool_path.", dir)));
+	}
+	memcpy(base, &hdr, sizeof(hdr));
+	PoolSetPointers(base, is_pmem != 0);
+	/* the directory area of a freshly allocated file is zero already */
+	PoolPersist(base, hdr.frames_offset);
+
+	if (rename(tmppath, pool_resolved_path) != 0)
+		ereport(FATAL,
+				(errcode_for_file_access(),
+				 errmsg("could not rename \"%s\" to \"%s\": %m",
+						tmppath, pool_resolved_path)));
+	fsync_fname(dir, true);
+	ereport(LOG,
+			(errmsg("nvm_am created pool file \"%s\" of %llu bytes (%llu page frames, %s)",
+					pool_resolved_path, (unsigned long long) size,
+					(unsigned long long) hdr.nframes,
+					is_pmem ? "persistent memory" : "msync")));
+}
+
+static void
+PoolRefuse(const char *msg, const char *detail, const char *hint)
+{
+	ereport(FATAL,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("nvm_am pool file \"%s\" %s", pool_resolved_path, msg),
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 errhint("%s", hint)));
+}
+
+static void
+PoolOpenExisting(struct stat *st)
+{
+	NvmPoolHeader hdr;
+	ssize_t		n;
+	int			fd = pool_lock_fd;
+	size_t		mapped_len;
+	int			is_pmem;
+	void	   *base;
+	const char *move_hint = "Point nvm_am.pool_path at the right pool file, or move this file away to create a new, empty pool (the nvm_am tables it held are then lost).";
+
+	if (st->st_size == 0)
+		PoolRefuse("is empty",
+				   "A zero-length file is never written by nvm_am; the pool was truncated or replaced.",
+				   move_hint);
+	if (st->st_size < (off_t) sizeof(NvmPoolHeader))
+		PoolRefuse("is truncated", psprintf("The file has %lld bytes, less than a pool header.",
+											(long long) st->st_size),
+				   move_hint);
+	n = pg_pread(fd, &hdr, sizeof(hdr), 0);
+	if (n != sizeof(hdr))
+		ereport(FATAL,
+				(errcode_for_file_access(),
+				 errmsg("could not read nvm_am pool file \"%s\": %m", pool_resolved_path)));
+	if (hdr.magic != NVM_POOL_MAGIC)
+		PoolRefuse("is not an nvm_am pool",
+				   "The file does not start with the nvm_am pool magic number.", move_hint);
+	if (hdr.checksum != PoolHeaderChecksum(&hdr))
+		PoolRefuse("has a corrupt header",
+				   "The header checksum does not match its contents.", move_hint);
+	if (hdr.format_version != NVM_POOL_FORMAT_VERSION)
+		PoolRefuse("has an unsupported format version",
+				   psprintf("The file has format version %u, this build of nvm_am reads version %u.",
+							hdr.format_version, NVM_POOL_FORMAT_VERSION),
+				   "Use the nvm_am version that created the pool, or move the file away to create a new pool.");
+	if (hdr.system_identifier != GetSystemIdentifier())
+		PoolRefuse("belongs to another database cluster",
+				   psprintf("The pool was created by the cluster with system identifier %llu, this cluster's is %llu.",
+							(unsigned long long) hdr.system_identifier,
+							(unsigned long long) GetSystemIdentifier()),
+				   move_hint);
+	if ((uint64) st->st_size != hdr.pool_size)
+		PoolRefuse("is truncated or was resized",
+				   psprintf("The header records %llu bytes, the file has %llu.",
+							(unsigned long long) hdr.pool_size,
+							(unsigned long long) st->st_size),
+				   move_hint);
+	if (hdr.pool_size != PoolConfiguredSize())
+		PoolRefuse("does not have the configured size",
+				   psprintf("The pool has %llu bytes, nvm_am.pool_size asks for %llu.",
+							(unsigned long long) hdr.pool_size,
+							(unsigned long long) PoolConfiguredSize()),
+				   psprintf("Set nvm_am.pool_size = '%lluMB' to use this pool; a pool cannot be resized.",
+							(unsigned long long) (hdr.pool_size / (1024 * 1024))));
+	if (hdr.frame_size != NVM_FRAME_SIZE ||
+		hdr.dir_offset != NVM_HEADER_SIZE ||
+		hdr.frames_offset < hdr.dir_offset + hdr.dir_entries * sizeof(NvmDirEntry) ||
+		hdr.frames_offset + hdr.nframes * NVM_FRAME_SIZE > hdr.pool_size)
+		PoolRefuse("has an inconsistent layout",
+				   "The header's offsets do not fit the file.", move_hint);
+
+	base = pmem_map_file(pool_resolved_path, 0, 0, 0, &mapped_len, &is_pmem);
+	if (base == NULL)
+		ereport(FATAL,
+				(errcode_for_file_access(),
+				 errmsg("could not map nvm_am pool file \"%s\": %m", pool_resolved_path)));
+	PoolSetPointers(base, is_pmem != 0);
+}
+
+/*
+ * PoolOpenOrCreate - map the pool file, creating it on first start.
+ *
+ * Runs in the postmaster (or a single-user backend) while the shared
+ * preload libraries are loaded.  Any problem stops startup with FATAL.
+ */
+void
+PoolOpenOrCreate(void)
+{
+	struct stat st;
+
+	PoolResolvePath();
+	if (stat(pool_resolved_path, &st) != 0)
+	{
+		if (errno != ENOENT)
+			ereport(FATAL,
+					(errcode_for_file_access(),
+					 errmsg("could not stat nvm_am pool file \"%s\": %m", pool_resolved_path)));
+		PoolCreate();
+	}
+	else if (!S_ISREG(st.st_mode))
+		PoolRefuse("is not a regular file", NULL,
+				   "Set nvm_am.pool_path to a file on a DAX file system or on /dev/shm.");
+
+	pool_lock_fd = open(pool_resolved_path, O_RDWR | PG_BINARY, 0);
+	if (pool_lock_fd < 0)
+		ereport(FATAL,
+				(errcode_for_file_access(),
+				 errmsg("could not open nvm_am pool file \"%s\": %m", pool_resolved_path),
+				 errhint("The file must be readable and writable by the server's operating system user.")));
+	if (flock(pool_lock_fd, LOCK_EX | LOCK_NB) != 0)
+		ereport(FATAL,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("nvm_am pool file \"%s\" is in use by another server", pool_resolved_path),
+				 errhint("Each cluster needs its own pool: set nvm_am.pool_path to another file.")));
+	if (pool_base == NULL)
+	{
+		if (fstat(pool_lock_fd, &st) != 0)
+			ereport(FATAL,
+					(errcode_for_file_access(),
+					 errmsg("could not stat nvm_am pool file \"%s\": %m", pool_resolved_path)));
+		PoolOpenExisting(&st);
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Shared memory
+ * ----------------------------------------------------------------
+ */
+
+static uint64
+PoolBitmapWords(void)
+{
+	NvmPoolHeader hdr;
+
+	/* the postmaster knows the layout before shared memory exists */
+	if (pool_header)
+		return (pool_header->nframes + 64) / 64;
+	PoolComputeLayout(&hdr, PoolConfiguredSize());
+	return (hdr.nframes + 64) / 64;
+}
+
+Size
+PoolShmemSize(void)
+{
+	return add_size(offsetof(NvmPoolShared, bitmap),
+					mul_size(PoolBitmapWords(), sizeof(uint64)));
+}
+
+void
+PoolRequestLocks(void)
+{
+	RequestNamedLWLockTranche("nvm_am", NVM_LOCKS_TOTAL);
+}
+
+static inline char *
+FrameAddr(uint64 frame)
+{
+	return pool_base + pool_header->frames_offset + (frame - 1) * NVM_FRAME_SIZE;
+}
+
+static inline bool
+FrameValid(uint64 frame)
+{
+	return frame >= 1 && frame <= pool_header->nframes;
+}
+
+static inline bool
+BitTest(uint64 frame)
+{
+	return (pool_shared->bitmap[frame / 64] >> (frame % 64)) & 1;
+}
+
+static inline void
+BitSet(uint64 frame)
+{
+	pool_shared->bitmap[frame / 64] |= UINT64CONST(1) << (frame % 64);
+}
+
+static inline void
+BitClear(uint64 frame)
+{
+	pool_shared->bitmap[frame / 64] &= ~(UINT64CONST(1) << (frame % 64));
+}
+
+/*
+ * PoolMarkUsed - mark a reachable frame during the rebuild.  Returns false
+ * for a frame number outside the pool (a corrupt entry).
+ */
+static bool
+PoolMarkUsed(uint64 frame, int dirIndex)
+{
+	if (!FrameValid(frame))
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("nvm_am pool entry %d references frame %llu outside the pool",
+						dirIndex, (unsigned long long) frame)));
+		return false;
+	}
+	if (!BitTest(frame))
+	{
+		BitSet(frame);
+		pool_shared->frames_free--;
+	}
+	return true;
+}
+
+/*
+ * PoolRebuildAllocation - derive the free bitmap from the page tables and
+ * clear page-table entries at or beyond a relation's nblocks (left by a
+ * crash during an extension or a truncation).
+ */
+static void
+PoolRebuildAllocation(void)
+{
+	uint64		words = PoolBitmapWords();
+
+	memset(pool_shared->bitmap, 0, words * sizeof(uint64));
+	pool_shared->frames_free = pool_header->nframes;
+	/* bit 0 and bits past nframes are never allocatable */
+	pool_shared->bitmap[0] |= 1;
+	for (uint64 f = pool_header->nframes + 1; f < words * 64; f++)
+		BitSet(f);
+
+	for (int i = 0; i < (int) pool_header->dir_entries; i++)
+	{
+		NvmDirEntry *e = &pool_dir[i];
+		uint64	   *root;
+
+		if (!(e->state & NVM_REL_USED) || e->root == 0)
+			continue;
+		if (!PoolMarkUsed(e->root, i))
+			continue;
+		root = (uint64 *) FrameAddr(e->root);
+		for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
+		{
+			uint64	   *leaf;
+
+			if (root[l] == 0)
+				continue;
+			if (!PoolMarkUsed(root[l], i))
+				continue;
+			leaf = (uint64 *) FrameAddr(root[l]);
+			for (uint64 k = 0; k < NVM_PT_FANOUT; k++)
+			{
+				uint64		blk = l * NVM_PT_FANOUT + k;
+
+				if (leaf[k] == 0)
+					continue;
+				if (blk >= e->nblocks)
+					PoolPublish64(&leaf[k], 0);
+				else
+					(void) PoolMarkUsed(leaf[k], i);
+			}
+		}
+	}
+}
+
+/*
+ * PoolShmemInit - attach the shared state; in the postmaster (at start and
+ * after a crash of a backend) rebuild the allocation state from the pool.
+ */
+void
+PoolShmemInit(void)
+{
+	bool		found;
+
+	pool_shared = ShmemInitStruct("nvm_am pool", PoolShmemSize(), &found);
+	if (!found)
+	{
+		pool_shared->locks = GetNamedLWLockTranche("nvm_am");
+		pool_shared->alloc_hint = 0;
+		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
+			pg_atomic_init_u64(&pool_shared->counters[i], 0);
+		if (pool_base)
+			PoolRebuildAllocation();
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Counters and information
+ * ----------------------------------------------------------------
+ */
+
+void
+PoolCountAdd(NvmCounter c, uint64 n)
+{
+	if (pool_shared)
+		pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
+}
+
+uint64
+PoolCounterValue(NvmCounter c)
+{
+	return pool_shared ? pg_atomic_read_u64(&pool_shared->counters[c]) : 0;
+}
+
+const char *
+PoolCounterName(NvmCounter c)
+{
+	return counter_names[c];
+}
+
+/*
+ * PoolGetInfo - fill *info; takes the directory and allocation locks shared.
+ */
+void
+PoolGetInfo(NvmPoolInfo *info)
+{
+	const char *force = getenv("PMEM_IS_PMEM_FORCE");
+	uint64		rels = 0;
+
+	LWLockAcquire(PoolDirLock(), LW_SHARED);
+	for (int i = 0; i < (int) pool_header->dir_entries; i++)
+		if (pool_dir[i].state & NVM_REL_USED)
+			rels++;
+	LWLockRelease(PoolDirLock());
+
+	LWLockAcquire(&pool_shared->locks[NVM_LOCK_ALLOC].lock, LW_SHARED);
+	info->frames_free = pool_shared->frames_free;
+	LWLockRelease(&pool_shared->locks[NVM_LOCK_ALLOC].lock);
+
+	info->path = pool_resolved_path;
+	info->size = pool_header->pool_size;
+	info->frames_total = pool_header->nframes;
+	info->relations = rels;
+	info->format_version = pool_header->format_version;
+	info->is_pmem = pool_is_pmem;
+	info->emulated = force != NULL && force[0] == '1';
+}
+
+/* ----------------------------------------------------------------
+ * Locks
+ * ----------------------------------------------------------------
+ */
+
+LWLock *
+PoolDirLock(void)
+{
+	return &pool_shared->locks[NVM_LOCK_DIR].lock;
+}
+
+/*
+ * PoolPageLock - the LWLock that guards reads and changes of one page.
+ */
+LWLock *
+PoolPageLock(int dirIndex, BlockNumber blkno)
+{
+	uint32		h = (uint32) dirIndex * 0x9E3779B1u ^ (uint32) blkno * 0x85EBCA77u;
+
+	return &pool_shared->locks[2 + (h % NVM_PAGE_LOCKS)].lock;
+}
+
+/* ----------------------------------------------------------------
+ * Frames
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PoolAllocFrame - take a free frame.  The frame's contents are undefined;
+ * it becomes durable allocation only when published in a page table.
+ */
+uint64
+PoolAllocFrame(void)
+{
+	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+	uint64		words = PoolBitmapWords();
+	uint64		frame = 0;
+
+	LWLockAcquire(lock, LW_EXCLUSIVE);
+	if (pool_shared->frames_free > 0)
+	{
+		for (uint64 n = 0; n < words; n++)
+		{
+			uint64		w = (pool_shared->alloc_hint + n) % words;
+			uint64		bits = pool_shared->bitmap[w];
+
+			if (bits != ~UINT64CONST(0))
+			{
+				int			b = pg_rightmost_one_pos64(~bits);
+
+				frame = w * 64 + b;
+				BitSet(frame);
+				pool_shared->frames_free--;
+				pool_shared->alloc_hint = w;
+				break;
+			}
+		}
+	}
+	LWLockRelease(lock);
+
+	if (frame == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("nvm_am pool is full"),
+				 errdetail("All %llu page frames of pool file \"%s\" are in use.",
+						   (unsigned long long) pool_header->nframes, pool_resolved_path),
+				 errhint("Drop or truncate nvm_am tables, or create the cluster's pool with a larger nvm_am.pool_size.")));
+	Assert(FrameValid(frame));
+	return frame;
+}
+
+static void
+PoolFreeFrames(uint64 *frames, int n)
+{
+	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+
+	LWLockAcquire(lock, LW_EXCLUSIVE);
+	for (int i = 0; i < n; i++)
+	{
+		if (!FrameValid(frames[i]) || !BitTest(frames[i]))
+			continue;
+		BitClear(frames[i]);
+		pool_shared->frames_free++;
+	}
+	LWLockRelease(lock);
+}
+
+Page
+PoolFramePage(uint64 frame)
+{
+	Assert(FrameValid(frame));
+	return (Page) FrameAddr(frame);
+}
+
+/* ----------------------------------------------------------------
+ * Relation directory and page tables
+ * ----------------------------------------------------------------
+ */
+
+int
+PoolDirSize(void)
+{
+	return (int) pool_header->dir_entries;
+}
+
+static inline bool
+EntryMatches(NvmDirEntry *e, const RelFileNode *node)
+{
+	return (e->state & NVM_REL_USED) &&
+		e->relNode == node->relNode &&
+		e->dbNode == node->dbNode &&
+		e->spcNode == node->spcNode;
+}
+
+/*
+ * PoolRelLookup - directory index of a relation's storage, or -1.
+ * Takes the directory lock shared.
+ */
+int
+PoolRelLookup(const RelFileNode *node)
+{
+	int			result = -1;
+
+	LWLockAcquire(PoolDirLock(), LW_SHARED);
+	for (int i = 0; i < (int) pool_header->dir_entries; i++)
+	{
+		if (EntryMatches(&pool_dir[i], node))
+		{
+			result = i;
+			break;
+		}
+	}
+	LWLockRelease(PoolDirLock());
+	return result;
+}
+
+/*
+ * PoolRelGetKey - read an entry's key and state; false if it is free.
+ * Caller holds the directory lock.
+ */
+bool
+PoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+
+	*state = e->state;
+	if (!(e->state & NVM_REL_USED))
+		return false;
+	node->spcNode = e->spcNode;
+	node->dbNode = e->dbNode;
+	node->relNode = e->relNode;
+	return true;
+}
+
+/*
+ * PoolRelCreate - allocate a directory entry for new, empty storage, marked
+ * as being created by xid.  Caller holds the directory lock exclusively.
+ */
+int
+PoolRelCreate(const RelFileNode *node, TransactionId xid)
+{
+	Assert(LWLockHeldByMeInMode(PoolDirLock(), LW_EXCLUSIVE));
+	for (int i = 0; i < (int) pool_header->dir_entries; i++)
+	{
+		if (EntryMatches(&pool_dir[i], node))
+			elog(ERROR, "nvm_am storage for relation %u/%u/%u exists already",
+				 node->spcNode, node->dbNode, node->relNode);
+	}
+	for (int i = 0; i < (int) pool_header->dir_entries; i++)
+	{
+		NvmDirEntry *e = &pool_dir[i];
+
+		if (e->state != 0)
+			continue;
+		e->spcNode = node->spcNode;
+		e->dbNode = node->dbNode;
+		e->relNode = node->relNode;
+		e->pad = 0;
+		e->root = 0;
+		e->nblocks = 0;
+		memset(e->reserved, 0, sizeof(e->reserved));
+		PoolFlush(e, sizeof(*e));
+		PoolPublish64(&e->state, NVM_REL_USED | NVM_REL_CREATING | xid);
+		PoolCountAdd(NVM_STAT_RELS_CREATED, 1);
+		return i;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("nvm_am relation directory is full"),
+			 errdetail("The pool holds at most %llu nvm_am relations.",
+					   (unsigned long long) pool_header->dir_entries),
+			 errhint("Drop unused nvm_am tables, or create the cluster's pool with a larger nvm_am.pool_size.")));
+	return -1;					/* keep compiler quiet */
+}
+
+uint64
+PoolRelGetState(int dirIndex)
+{
+	return pool_dir[dirIndex].state;
+}
+
+/*
+ * PoolRelSetState - publish a new state word.  Caller holds the directory
+ * lock exclusively.
+ */
+void
+PoolRelSetState(int dirIndex, uint64 state)
+{
+	Assert(LWLockHeldByMeInMode(PoolDirLock(), LW_EXCLUSIVE));
+	Assert(state & NVM_REL_USED);
+	PoolPublish64(&pool_dir[dirIndex].state, state);
+}
+
+/*
+ * PoolCollectFrames - list every frame reachable from a page table.
+ */
+static uint64 *
+PoolCollectFrames(NvmDirEntry *e, uint64 root, uint64 nblocks, int *n)
+{
+	int			cap = 64;
+	uint64	   *frames = palloc(cap * sizeof(uint64));
+	uint64	   *rootarr;
+
+	*n = 0;
+	if (root == 0 || !FrameValid(root))
+		return frames;
+	frames[(*n)++] = root;
+	rootarr = (uint64 *) FrameAddr(root);
+	for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
+	{
+		uint64	   *leaf;
+
+		if (rootarr[l] == 0 || !FrameValid(rootarr[l]))
+			continue;
+		if (*n + (int) NVM_PT_FANOUT + 1 > cap)
+		{
+			cap = cap * 2 + NVM_PT_FANOUT + 1;
+			frames = repalloc(frames, cap * sizeof(uint64));
+		}
+		frames[(*n)++] = rootarr[l];
+		leaf = (uint64 *) FrameAddr(rootarr[l]);
+		for (uint64 k = 0; k < NVM_PT_FANOUT; k++)
+			if (leaf[k] != 0)
+				frames[(*n)++] = leaf[k];
+	}
+	return frames;
+}
+
+/*
+ * PoolRelFree - free an entry and all its frames.  The state word is
+ * published first; from then on nothing in the pool reaches the frames.
+ * Caller holds the directory lock exclusively and makes sure no backend
+ * uses the relation.
+ */
+void
+PoolRelFree(int dirIndex)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64	   *frames;
+	int			n;
+
+	Assert(LWLockHeldByMeInMode(PoolDirLock(), LW_EXCLUSIVE));
+	frames = PoolCollectFrames(e, e->root, e->nblocks, &n);
+	PoolPublish64(&e->state, 0);
+	PoolFreeFrames(frames, n);
+	pfree(frames);
+	PoolCountAdd(NVM_STAT_RELS_DROPPED, 1);
+}
+
+/*
+ * PoolRelTruncate - drop every block of a relation (nontransactional).
+ * Caller holds AccessExclusiveLock on the relation.
+ */
+void
+PoolRelTruncate(int dirIndex)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64		root = e->root;
+	uint64	   *frames;
+	int			n;
+
+	frames = PoolCollectFrames(e, root, e->nblocks, &n);
+	PoolPublish64(&e->nblocks, 0);
+	PoolPublish64(&e->root, 0);
+	PoolFreeFrames(frames, n);
+	pfree(frames);
+}
+
+BlockNumber
+PoolRelNBlocks(int dirIndex)
+{
+	return (BlockNumber) pool_dir[dirIndex].nblocks;
+}
+
+/*
+ * PoolRelGetPage - address of a block's page frame.  The block must be
+ * below nblocks; the caller holds a lock on the relation.
+ */
+Page
+PoolRelGetPage(int dirIndex, BlockNumber blkno)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64		root = e->root;
+	uint64		leaf;
+	uint64		frame;
+
+	if (blkno >= e->nblocks)
+		elog(ERROR, "block %u is beyond the end of nvm_am relation %u (%llu blocks)",
+			 blkno, e->relNode, (unsigned long long) e->nblocks);
+	if (!FrameValid(root))
+		goto corrupt;
+	leaf = ((uint64 *) FrameAddr(root))[blkno / NVM_PT_FANOUT];
+	if (!FrameValid(leaf))
+		goto corrupt;
+	frame = ((uint64 *) FrameAddr(leaf))[blkno % NVM_PT_FANOUT];
+	if (!FrameValid(frame))
+		goto corrupt;
+	return (Page) FrameAddr(frame);
+
+corrupt:
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("nvm_am page table of relation %u is corrupt at block %u",
+					e->relNode, blkno),
+			 errdetail("A page-table entry points outside pool file \"%s\".",
+					   pool_resolved_path)));
+	return NULL;				/* keep compiler quiet */
+}
+
+static uint64
+PoolNewTableFrame(void)
+{
+	uint64		f = PoolAllocFrame();
+	char	   *p = FrameAddr(f);
+
+	memset(p, 0, NVM_FRAME_SIZE);
+	PoolFlush(p, NVM_FRAME_SIZE);
+	return f;
+}
+
+/*
+ * PoolRelMapNewBlock - publish an initialised, persisted frame as block
+ * blkno, which must be the relation's current nblocks.  Caller holds the
+ * relation's extension lock.
+ */
+void
+PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64	   *root;
+	uint64	   *leaf;
+
+	if (blkno != e->nblocks)
+		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
+			 e->relNode, blkno, (unsigned long long) e->nblocks);
+	if ((uint64) blkno >= NVM_MAX_REL_BLOCKS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("nvm_am relation %u cannot grow beyond %llu blocks",
+						e->relNode, (unsigned long long) NVM_MAX_REL_BLOCKS)));
+	if (e->root == 0)
+	{
+		uint64		r = PoolNewTableFrame();
+
+		PoolDrain();
+		PoolPublish64(&e->root, r);
+	}
+	root = (uint64 *) FrameAddr(e->root);
+	if (root[blkno / NVM_PT_FANOUT] == 0)
+	{
+		uint64		l = PoolNewTableFrame();
+
+		PoolDrain();
+		PoolPublish64(&root[blkno / NVM_PT_FANOUT], l);
+	}
+	leaf = (uint64 *) FrameAddr(root[blkno / NVM_PT_FANOUT]);
+	PoolPublish64(&leaf[blkno % NVM_PT_FANOUT], frame);
+	PoolPublish64(&e->nblocks, (uint64) blkno + 1);
+	PoolCountAdd(NVM_STAT_PAGES_EXTENDED, 1);
+}

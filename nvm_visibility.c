@@ -1,0 +1,310 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_visibility.c
+ *	  Tuple visibility for nvm_am: which tuple versions a snapshot sees,
+ *	  whether a tuple may be updated, and whether it is dead to everyone.
+ *
+ *	  The rules are PostgreSQL's MVCC rules over xmin, xmax, command ids,
+ *	  snapshots and clog.  heapam_visibility.c cannot be used: it needs a
+ *	  shared buffer (to set hint bits).  These routines never write the
+ *	  tuple; hint bits written by recovery or by speculative-insertion abort
+ *	  (HEAP_XMIN_INVALID) are honoured.
+ *
+ *	  nvm_am never creates multixacts in its xmax; a tuple that carries one
+ *	  (it cannot, short of corruption) is reported as a broken invariant.
+ *
+ * Locks: the caller holds the tuple's page lock (shared is enough), so the
+ * header does not change while it is read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/multixact.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "storage/procarray.h"
+#include "utils/snapmgr.h"
+
+#include "nvm_am.h"
+
+/*
+ * NvmXidCommitted - did xid commit?  Handles the permanent xids.
+ */
+bool
+NvmXidCommitted(TransactionId xid)
+{
+	if (!TransactionIdIsValid(xid))
+		return false;
+	if (!TransactionIdIsNormal(xid))
+		return true;			/* bootstrap or frozen */
+	return TransactionIdDidCommit(xid);
+}
+
+static inline bool
+XminKnownInvalid(HeapTupleHeader t)
+{
+	return (t->t_infomask & HEAP_XMIN_INVALID) && !HeapTupleHeaderXminFrozen(t);
+}
+
+static inline bool
+XminKnownCommitted(HeapTupleHeader t)
+{
+	return (t->t_infomask & HEAP_XMIN_COMMITTED) != 0;
+}
+
+static inline TransactionId
+UpdateXid(HeapTupleHeader t)
+{
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+		elog(ERROR, "nvm_am tuple carries a multixact xmax");
+	return HeapTupleHeaderGetRawXmax(t);
+}
+
+/*
+ * SatisfiesMVCC - visible to an MVCC snapshot?
+ */
+static bool
+SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
+{
+	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
+	TransactionId xmax;
+
+	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+		return false;
+	if (!XminKnownCommitted(t))
+	{
+		if (TransactionIdIsCurrentTransactionId(xmin))
+		{
+			if (HeapTupleHeaderGetCmin(t) >= snapshot->curcid)
+				return false;	/* inserted after the scan started */
+			if (t->t_infomask & HEAP_XMAX_INVALID)
+				return true;
+			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+				return true;
+			xmax = UpdateXid(t);
+			if (!TransactionIdIsCurrentTransactionId(xmax))
+				return true;	/* deleting subtransaction aborted */
+			return HeapTupleHeaderGetCmax(t) >= snapshot->curcid;
+		}
+		if (XidInMVCCSnapshot(xmin, snapshot))
+			return false;
+		if (!NvmXidCommitted(xmin))
+			return false;
+	}
+	else if (!HeapTupleHeaderXminFrozen(t) && XidInMVCCSnapshot(xmin, snapshot))
+		return false;
+
+	/* the inserting transaction is visible; now the deleter */
+	if (t->t_infomask & HEAP_XMAX_INVALID)
+		return true;
+	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return true;
+	xmax = UpdateXid(t);
+	if (TransactionIdIsCurrentTransactionId(xmax))
+		return HeapTupleHeaderGetCmax(t) >= snapshot->curcid;
+	if (XidInMVCCSnapshot(xmax, snapshot))
+		return true;
+	return !NvmXidCommitted(xmax);
+}
+
+/*
+ * SatisfiesSelfOrDirty - SnapshotSelf, or SnapshotDirty when dirty is true
+ * (then in-progress inserts count as visible and the snapshot reports the
+ * transactions to wait for, as heap does).
+ */
+static bool
+SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
+{
+	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
+	TransactionId xmax;
+
+	if (dirty)
+	{
+		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
+		snapshot->speculativeToken = 0;
+	}
+	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+		return false;
+	if (!XminKnownCommitted(t))
+	{
+		if (TransactionIdIsCurrentTransactionId(xmin))
+		{
+			if (t->t_infomask & HEAP_XMAX_INVALID)
+				return true;
+			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+				return true;
+			xmax = UpdateXid(t);
+			return !TransactionIdIsCurrentTransactionId(xmax);
+		}
+		if (TransactionIdIsInProgress(xmin))
+		{
+			if (!dirty)
+				return false;
+			if (HeapTupleHeaderIsSpeculative(t))
+				snapshot->speculativeToken = HeapTupleHeaderGetSpeculativeToken(t);
+			snapshot->xmin = xmin;
+			return true;
+		}
+		if (!NvmXidCommitted(xmin))
+			return false;
+	}
+
+	if (t->t_infomask & HEAP_XMAX_INVALID)
+		return true;
+	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return true;
+	xmax = UpdateXid(t);
+	if (TransactionIdIsCurrentTransactionId(xmax))
+		return false;
+	if (TransactionIdIsInProgress(xmax))
+	{
+		if (dirty)
+			snapshot->xmax = xmax;
+		return true;
+	}
+	return !NvmXidCommitted(xmax);
+}
+
+/*
+ * NvmTupleSatisfiesVacuum - classify a tuple for vacuum and index builds.
+ * For a tuple deleted by a committed transaction that is not yet older
+ * than OldestXmin, the result is HEAPTUPLE_RECENTLY_DEAD and *deadXid the
+ * deleter (when deadXid is not NULL).
+ */
+HTSV_Result
+NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
+						TransactionId *deadXid)
+{
+	HeapTupleHeader t = tup->t_data;
+	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
+	TransactionId xmax;
+
+	if (deadXid)
+		*deadXid = InvalidTransactionId;
+	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+		return HEAPTUPLE_DEAD;
+	if (!XminKnownCommitted(t))
+	{
+		if (TransactionIdIsCurrentTransactionId(xmin))
+		{
+			if ((t->t_infomask & HEAP_XMAX_INVALID) ||
+				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+				return HEAPTUPLE_INSERT_IN_PROGRESS;
+			if (TransactionIdIsCurrentTransactionId(UpdateXid(t)))
+				return HEAPTUPLE_DELETE_IN_PROGRESS;
+			return HEAPTUPLE_INSERT_IN_PROGRESS;
+		}
+		if (TransactionIdIsInProgress(xmin))
+			return HEAPTUPLE_INSERT_IN_PROGRESS;
+		if (!NvmXidCommitted(xmin))
+			return HEAPTUPLE_DEAD;
+	}
+
+	if (t->t_infomask & HEAP_XMAX_INVALID)
+		return HEAPTUPLE_LIVE;
+	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return HEAPTUPLE_LIVE;
+	xmax = UpdateXid(t);
+	if (TransactionIdIsInProgress(xmax))
+		return HEAPTUPLE_DELETE_IN_PROGRESS;
+	if (!NvmXidCommitted(xmax))
+		return HEAPTUPLE_LIVE;
+	if (deadXid)
+		*deadXid = xmax;
+	if (TransactionIdIsValid(OldestXmin) && TransactionIdPrecedes(xmax, OldestXmin))
+		return HEAPTUPLE_DEAD;
+	return HEAPTUPLE_RECENTLY_DEAD;
+}
+
+/*
+ * NvmTupleSatisfies - does snapshot see tup?
+ */
+bool
+NvmTupleSatisfies(HeapTuple tup, Snapshot snapshot)
+{
+	switch (snapshot->snapshot_type)
+	{
+		case SNAPSHOT_MVCC:
+			return SatisfiesMVCC(tup->t_data, snapshot);
+		case SNAPSHOT_SELF:
+			return SatisfiesSelfOrDirty(tup->t_data, snapshot, false);
+		case SNAPSHOT_DIRTY:
+			return SatisfiesSelfOrDirty(tup->t_data, snapshot, true);
+		case SNAPSHOT_ANY:
+			return true;
+		case SNAPSHOT_TOAST:
+			return !XminKnownInvalid(tup->t_data) &&
+				TransactionIdIsValid(HeapTupleHeaderGetRawXmin(tup->t_data));
+		case SNAPSHOT_NON_VACUUMABLE:
+			{
+				TransactionId dead;
+				HTSV_Result r = NvmTupleSatisfiesVacuum(tup, InvalidTransactionId, &dead);
+
+				if (r == HEAPTUPLE_DEAD)
+					return false;
+				if (r == HEAPTUPLE_RECENTLY_DEAD)
+					return !GlobalVisTestIsRemovableXid(snapshot->vistest, dead);
+				return true;
+			}
+		case SNAPSHOT_HISTORIC_MVCC:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("nvm_am tables cannot be read by logical decoding")));
+	}
+	return false;				/* keep compiler quiet */
+}
+
+/*
+ * NvmTupleSatisfiesUpdate - may the current command update or lock tup?
+ * On TM_BeingModified *xwait is the transaction to wait for.
+ */
+TM_Result
+NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
+{
+	HeapTupleHeader t = tup->t_data;
+	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
+	TransactionId xmax;
+
+	*xwait = InvalidTransactionId;
+	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+		return TM_Invisible;
+	if (!XminKnownCommitted(t))
+	{
+		if (TransactionIdIsCurrentTransactionId(xmin))
+		{
+			if (HeapTupleHeaderGetCmin(t) >= curcid)
+				return TM_Invisible;
+			if ((t->t_infomask & HEAP_XMAX_INVALID) ||
+				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+				return TM_Ok;
+			xmax = UpdateXid(t);
+			if (!TransactionIdIsCurrentTransactionId(xmax))
+				return TM_Ok;	/* deleting subtransaction aborted */
+			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
+		}
+		if (TransactionIdIsInProgress(xmin) || !NvmXidCommitted(xmin))
+			return TM_Invisible;
+	}
+
+	if (t->t_infomask & HEAP_XMAX_INVALID)
+		return TM_Ok;
+	xmax = UpdateXid(t);
+	if (TransactionIdIsCurrentTransactionId(xmax))
+	{
+		if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+			return TM_Ok;		/* our own row lock */
+		return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
+	}
+	if (TransactionIdIsInProgress(xmax))
+	{
+		*xwait = xmax;
+		return TM_BeingModified;
+	}
+	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmXidCommitted(xmax))
+		return TM_Ok;
+	if (ItemPointerEquals(&tup->t_self, &t->t_ctid))
+		return TM_Deleted;
+	return TM_Updated;
+}

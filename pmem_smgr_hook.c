@@ -1,0 +1,470 @@
+/*-------------------------------------------------------------------------
+ *
+ * pmem_smgr_hook.c
+ *	  The hooks of nvm_am into PostgreSQL:
+ *
+ *	  - relation storage lifecycle.  Storage in the pool is created when a
+ *		relation gets a new relfilenode and dropped when the relfilenode is
+ *		dropped (DROP TABLE, DROP SCHEMA ... CASCADE, TRUNCATE, the rewrite of
+ *		VACUUM FULL, CLUSTER and ALTER TABLE, DROP DATABASE).  Like heap's
+ *		pending deletes, both take effect at commit and are undone at abort
+ *		or at the abort of the subtransaction that made them.
+ *	  - the custom WAL resource manager (id NVM_RMGR_ID, 141) and its one
+ *		record, which makes every transaction id that writes nvm data known
+ *		to WAL before the first write reaches the pool.
+ *	  - the resolution, after a restart, of lifecycle changes that a crash
+ *		interrupted.
+ *
+ * Crash safety of the lifecycle: a directory entry is created with state
+ * USED|CREATING|xid and a drop sets DROPPING|xid, where xid is the
+ * top-level transaction id.  At commit or abort the flags are cleared or
+ * the entry freed.  After a crash the first backend that touches nvm_am
+ * (before any nvm table can be read) asks clog for each flagged entry:
+ * created by a transaction that did not commit, or dropped by one that
+ * did, means freed; anything else means kept.  The xid WAL record makes
+ * sure that a transaction id whose writes reached the pool cannot be
+ * handed out again after a crash, and that the commit of such a
+ * transaction is flushed like that of any transaction that wrote WAL.
+ *
+ * Locks: the pool's directory lock (exclusive) for every state change;
+ * a spinlock around the shared durable-xid horizon.  Drops happen while
+ * the dropping transaction holds AccessExclusiveLock on the relation.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/transam.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xloginsert.h"
+#include "access/xlog_internal.h"
+#include "access/xlogreader.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_database.h"
+#include "commands/defrem.h"
+#include "miscadmin.h"
+#include "storage/shmem.h"
+#include "storage/smgr.h"
+#include "storage/spin.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+
+#include "nvm_am.h"
+
+#define NVM_RMGR_ID			141
+#define XLOG_NVM_XID_IN_USE	0x00
+
+typedef struct NvmHooksShared
+{
+	bool		resolved;		/* interrupted lifecycle changes resolved */
+	slock_t		mutex;
+	TransactionId durable_xid;	/* newest xid whose record is flushed */
+} NvmHooksShared;
+
+typedef struct PendingAction
+{
+	RelFileNode node;
+	int			dirIndex;
+	bool		isCreate;
+	int			nestLevel;
+	struct PendingAction *next;
+} PendingAction;
+
+static NvmHooksShared *hooks_shared = NULL;
+static PendingAction *pending = NULL;
+static TransactionId last_logged_xid = InvalidTransactionId;
+static object_access_hook_type prev_object_access_hook = NULL;
+
+/* ----------------------------------------------------------------
+ * WAL resource manager
+ * ----------------------------------------------------------------
+ */
+
+static void
+nvm_rmgr_redo(XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+
+	/* replaying the record advances nextXid past its xid; nothing else */
+	if (info != XLOG_NVM_XID_IN_USE)
+		elog(PANIC, "nvm_am redo: unknown record type %u", info);
+}
+
+static void
+nvm_rmgr_desc(StringInfo buf, XLogReaderState *record)
+{
+	TransactionId xid;
+
+	memcpy(&xid, XLogRecGetData(record), sizeof(xid));
+	appendStringInfo(buf, "xid %u", xid);
+}
+
+static const char *
+nvm_rmgr_identify(uint8 info)
+{
+	return (info & ~XLR_INFO_MASK) == XLOG_NVM_XID_IN_USE ? "XID_IN_USE" : NULL;
+}
+
+static RmgrData nvm_rmgr = {
+	.rm_name = "nvm_am",
+	.rm_redo = nvm_rmgr_redo,
+	.rm_desc = nvm_rmgr_desc,
+	.rm_identify = nvm_rmgr_identify,
+};
+
+/*
+ * NvmBeforeWrite - call before the current (sub)transaction's first write
+ * into the pool.  Logs its xid, flushing WAL if no newer xid is durable.
+ */
+void
+NvmBeforeWrite(void)
+{
+	TransactionId xid = GetCurrentTransactionId();
+	XLogRecPtr	lsn;
+	bool		need_flush;
+
+	if (xid == last_logged_xid)
+		return;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xid, sizeof(xid));
+	lsn = XLogInsert(NVM_RMGR_ID, XLOG_NVM_XID_IN_USE);
+	PoolCountAdd(NVM_STAT_XID_WAL_RECORDS, 1);
+
+	SpinLockAcquire(&hooks_shared->mutex);
+	need_flush = !TransactionIdIsValid(hooks_shared->durable_xid) ||
+		TransactionIdFollows(xid, hooks_shared->durable_xid);
+	SpinLockRelease(&hooks_shared->mutex);
+	if (need_flush)
+	{
+		XLogFlush(lsn);
+		SpinLockAcquire(&hooks_shared->mutex);
+		if (!TransactionIdIsValid(hooks_shared->durable_xid) ||
+			TransactionIdFollows(xid, hooks_shared->durable_xid))
+			hooks_shared->durable_xid = xid;
+		SpinLockRelease(&hooks_shared->mutex);
+	}
+	last_logged_xid = xid;
+}
+
+/*
+ * NvmStorageExtended - called after block blkno was added to a relation.
+ * When the block starts a new 1 GB segment, grow the relation's (sparse)
+ * main-fork file to match, so that PostgreSQL's prefetching of relation
+ * files (ANALYZE, bitmap heap scans) finds a segment to open.  The pages
+ * themselves are never read from the file.  Caller holds the extension lock.
+ */
+void
+NvmStorageExtended(SMgrRelation smgr, BlockNumber blkno)
+{
+	PGAlignedBlock zero;
+
+	if (blkno == 0 || blkno % RELSEG_SIZE != 0)
+		return;
+	memset(zero.data, 0, BLCKSZ);
+	smgrextend(smgr, MAIN_FORKNUM, blkno, zero.data, true);
+}
+
+/* ----------------------------------------------------------------
+ * Shared memory and resolution after a restart
+ * ----------------------------------------------------------------
+ */
+
+Size
+NvmHooksShmemSize(void)
+{
+	return sizeof(NvmHooksShared);
+}
+
+void
+NvmHooksShmemInit(void)
+{
+	bool		found;
+
+	hooks_shared = ShmemInitStruct("nvm_am hooks", sizeof(NvmHooksShared), &found);
+	if (!found)
+	{
+		hooks_shared->resolved = false;
+		SpinLockInit(&hooks_shared->mutex);
+		hooks_shared->durable_xid = InvalidTransactionId;
+	}
+}
+
+/*
+ * NvmEnsureReady - make sure nvm_am can be used by this backend: the
+ * library is preloaded, and lifecycle changes interrupted by a crash are
+ * resolved through clog.  Every entry point that reads or writes the pool
+ * calls this first.
+ */
+void
+NvmEnsureReady(void)
+{
+	NvmCheckPreloaded();
+	if (hooks_shared->resolved)
+		return;
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("nvm_am tables cannot be accessed during recovery"),
+				 errdetail("nvm_am data is not carried by WAL, so a standby has none.")));
+
+	LWLockAcquire(PoolDirLock(), LW_EXCLUSIVE);
+	if (!hooks_shared->resolved)
+	{
+		int			n = PoolDirSize();
+
+		for (int i = 0; i < n; i++)
+		{
+			RelFileNode node;
+			uint64		state;
+			bool		committed;
+
+			if (!PoolRelGetKey(i, &node, &state))
+				continue;
+			if (!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
+				continue;
+			committed = NvmXidCommitted(NVM_REL_STATE_XID(state));
+			if (((state & NVM_REL_CREATING) && !committed) ||
+				((state & NVM_REL_DROPPING) && committed))
+				PoolRelFree(i);
+			else
+				PoolRelSetState(i, NVM_REL_USED);
+			PoolCountAdd(NVM_STAT_PENDING_RESOLVED, 1);
+		}
+		hooks_shared->resolved = true;
+	}
+	LWLockRelease(PoolDirLock());
+}
+
+/* ----------------------------------------------------------------
+ * Pending lifecycle actions
+ * ----------------------------------------------------------------
+ */
+
+static void
+PendingAdd(const RelFileNode *node, int dirIndex, bool isCreate)
+{
+	PendingAction *a = MemoryContextAlloc(TopMemoryContext, sizeof(PendingAction));
+
+	a->node = *node;
+	a->dirIndex = dirIndex;
+	a->isCreate = isCreate;
+	a->nestLevel = GetCurrentTransactionNestLevel();
+	a->next = pending;
+	pending = a;
+}
+
+/*
+ * NvmStorageCreate - create empty storage for a new relfilenode; it is
+ * freed again if the (sub)transaction aborts.
+ */
+void
+NvmStorageCreate(const RelFileNode *node)
+{
+	TransactionId xid = GetTopTransactionId();
+	int			idx;
+
+	NvmEnsureReady();
+	LWLockAcquire(PoolDirLock(), LW_EXCLUSIVE);
+	idx = PoolRelCreate(node, xid);
+	LWLockRelease(PoolDirLock());
+	PendingAdd(node, idx, true);
+}
+
+/*
+ * NvmStorageScheduleDrop - free a relfilenode's storage at commit, if the
+ * pool holds it.  Caller holds AccessExclusiveLock on the relation.
+ */
+void
+NvmStorageScheduleDrop(const RelFileNode *node)
+{
+	int			idx;
+	uint64		state;
+
+	NvmEnsureReady();
+	idx = PoolRelLookup(node);
+	if (idx < 0)
+		return;
+	LWLockAcquire(PoolDirLock(), LW_EXCLUSIVE);
+	state = PoolRelGetState(idx);
+	if (!(state & NVM_REL_DROPPING))
+	{
+		/* keep CREATING; a creating xid is our own top-level xid */
+		PoolRelSetState(idx, (state & ~UINT64CONST(0xFFFFFFFF)) |
+						NVM_REL_DROPPING | GetTopTransactionId());
+		LWLockRelease(PoolDirLock());
+		PendingAdd(node, idx, false);
+	}
+	else
+		LWLockRelease(PoolDirLock());
+}
+
+/*
+ * PendingApply - carry out (commit) or undo (abort) the pending actions of
+ * nesting level minLevel and deeper, newest first.
+ */
+static void
+PendingApply(bool commit, int minLevel)
+{
+	PendingAction **prev = &pending;
+	PendingAction *a = pending;
+
+	if (pending == NULL)
+		return;
+	LWLockAcquire(PoolDirLock(), LW_EXCLUSIVE);
+	while (a != NULL)
+	{
+		PendingAction *next = a->next;
+		RelFileNode node;
+		uint64		state;
+
+		if (a->nestLevel < minLevel)
+		{
+			prev = &a->next;
+			a = next;
+			continue;
+		}
+		/* the entry may have gone already: created and dropped here */
+		if (PoolRelGetKey(a->dirIndex, &node, &state) &&
+			RelFileNodeEquals(node, a->node))
+		{
+			if (a->isCreate == commit)
+			{
+				/* created and committed, or dropped and aborted: keep */
+				uint64		flag = commit ? NVM_REL_CREATING : NVM_REL_DROPPING;
+
+				state &= ~flag;
+				if (!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
+					state = NVM_REL_USED;
+				PoolRelSetState(a->dirIndex, state);
+			}
+			else
+				PoolRelFree(a->dirIndex);
+		}
+		*prev = next;
+		pfree(a);
+		a = next;
+	}
+	LWLockRelease(PoolDirLock());
+}
+
+static void
+NvmXactCallback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+			PendingApply(true, 0);
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			PendingApply(false, 0);
+			break;
+		case XACT_EVENT_PRE_PREPARE:
+			if (pending != NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot prepare a transaction that created or dropped nvm_am storage"),
+						 errhint("Commit the DDL on nvm_am tables before using PREPARE TRANSACTION.")));
+			break;
+		default:
+			break;
+	}
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PREPARE)
+		last_logged_xid = InvalidTransactionId;
+}
+
+static void
+NvmSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
+				   SubTransactionId parentSubid, void *arg)
+{
+	int			level = GetCurrentTransactionNestLevel();
+
+	if (event == SUBXACT_EVENT_COMMIT_SUB)
+	{
+		for (PendingAction *a = pending; a != NULL; a = a->next)
+			if (a->nestLevel >= level)
+				a->nestLevel = level - 1;
+	}
+	else if (event == SUBXACT_EVENT_ABORT_SUB)
+		PendingApply(false, level);
+}
+
+/* ----------------------------------------------------------------
+ * Drops: object access hook
+ * ----------------------------------------------------------------
+ */
+
+static void
+NvmScheduleDropDatabase(Oid dbid)
+{
+	int			n = PoolDirSize();
+
+	for (int i = 0; i < n; i++)
+	{
+		RelFileNode node;
+		uint64		state;
+		bool		found;
+
+		LWLockAcquire(PoolDirLock(), LW_SHARED);
+		found = PoolRelGetKey(i, &node, &state);
+		LWLockRelease(PoolDirLock());
+		if (found && node.dbNode == dbid)
+			NvmStorageScheduleDrop(&node);
+	}
+}
+
+static void
+NvmScheduleDropRelation(Oid relid)
+{
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Form_pg_class form;
+	Oid			amoid;
+
+	if (!HeapTupleIsValid(tp))
+		return;
+	form = (Form_pg_class) GETSTRUCT(tp);
+	amoid = get_table_am_oid("nvm_am", true);
+	if (RELKIND_HAS_TABLE_AM(form->relkind) && OidIsValid(amoid) &&
+		form->relam == amoid && OidIsValid(form->relfilenode))
+	{
+		RelFileNode node;
+
+		node.spcNode = OidIsValid(form->reltablespace) ? form->reltablespace : MyDatabaseTableSpace;
+		node.dbNode = MyDatabaseId;
+		node.relNode = form->relfilenode;
+		NvmStorageScheduleDrop(&node);
+	}
+	ReleaseSysCache(tp);
+}
+
+static void
+NvmObjectAccess(ObjectAccessType access, Oid classId, Oid objectId,
+				int subId, void *arg)
+{
+	if (prev_object_access_hook)
+		prev_object_access_hook(access, classId, objectId, subId, arg);
+	if (access != OAT_DROP || !nvm_am_preloaded)
+		return;
+	if (classId == RelationRelationId && subId == 0)
+		NvmScheduleDropRelation(objectId);
+	else if (classId == DatabaseRelationId)
+		NvmScheduleDropDatabase(objectId);
+}
+
+/*
+ * NvmHooksInit - install the hooks; called from _PG_init in the postmaster.
+ */
+void
+NvmHooksInit(void)
+{
+	RegisterCustomRmgr(NVM_RMGR_ID, &nvm_rmgr);
+	prev_object_access_hook = object_access_hook;
+	object_access_hook = NvmObjectAccess;
+	RegisterXactCallback(NvmXactCallback, NULL);
+	RegisterSubXactCallback(NvmSubXactCallback, NULL);
+}
