@@ -76,6 +76,8 @@ static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 #define NVM_OVERHEAD_BYTES_PER_TUPLE \
 	(MAXALIGN(SizeofHeapTupleHeader) + sizeof(ItemIdData))
 #define NVM_USABLE_BYTES_PER_PAGE (BLCKSZ - SizeOfPageHeaderData)
+#define NVM_POOL_SIZE_MIN_MB	16
+#define NVM_POOL_SIZE_MAX_MB	(1024 * 1024)
 
 /* ----------------------------------------------------------------
  * Module initialisation
@@ -114,12 +116,40 @@ NvmDefineGucs(void)
 							"Used when the pool is created; an existing pool must have this size.",
 							&nvm_pool_size_mb,
 							1024,
-							16,
-							1024 * 1024,
+							NVM_POOL_SIZE_MIN_MB,
+							NVM_POOL_SIZE_MAX_MB,
 							PGC_POSTMASTER,
 							GUC_UNIT_MB,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("nvm_am");
+}
+
+/*
+ * NvmCheckGucs - refuse to start on an invalid nvm_am setting.  PostgreSQL
+ * applies a bad value of a setting defined by a library only with a
+ * WARNING and keeps the default; for the pool that would mean creating a
+ * pool somewhere else or of another size, so nvm_am stops instead.
+ * raw_size and raw_path are the values as written, read before the
+ * settings were defined.
+ */
+static void
+NvmCheckGucs(const char *raw_size, const char *raw_path)
+{
+	int			mb;
+
+	if (raw_size != NULL &&
+		(!parse_int(raw_size, &mb, GUC_UNIT_MB, NULL) ||
+		 mb < NVM_POOL_SIZE_MIN_MB || mb > NVM_POOL_SIZE_MAX_MB))
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"nvm_am.pool_size\": \"%s\"",
+						raw_size),
+				 errhint("Set nvm_am.pool_size to a size between 16MB and 1TB, such as '1GB'.")));
+	if (raw_path != NULL && raw_path[0] == '\0')
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"nvm_am.pool_path\": \"\""),
+				 errhint("Set nvm_am.pool_path to a file path, absolute or relative to the data directory.")));
 }
 
 static void
@@ -145,6 +175,9 @@ nvm_shmem_startup(void)
 void
 _PG_init(void)
 {
+	const char *raw_size;
+	const char *raw_path;
+
 	if (!process_shared_preload_libraries_in_progress)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -152,7 +185,12 @@ _PG_init(void)
 				 errdetail("The pool must be mapped by the postmaster before it starts any backend."),
 				 errhint("Add nvm_am to shared_preload_libraries in postgresql.conf and restart the server.")));
 
+	raw_size = GetConfigOption("nvm_am.pool_size", true, false);
+	raw_path = GetConfigOption("nvm_am.pool_path", true, false);
+	raw_size = raw_size ? pstrdup(raw_size) : NULL;
+	raw_path = raw_path ? pstrdup(raw_path) : NULL;
 	NvmDefineGucs();
+	NvmCheckGucs(raw_size, raw_path);
 	PoolOpenOrCreate();
 	NvmHooksInit();
 
@@ -556,6 +594,31 @@ NvmFetchVisible(Relation rel, int dirIndex, ItemPointer tid,
 	return found;
 }
 
+/*
+ * NvmTupleDeadToAll - is the tuple at tid invisible to every snapshot that
+ * exists or can exist?  Takes the page lock shared.
+ */
+static bool
+NvmTupleDeadToAll(Relation rel, int dirIndex, ItemPointer tid)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	Page		page = PoolRelGetPage(dirIndex, blkno);
+	LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+	HeapTupleData tup;
+	HTSV_Result r;
+	TransactionId dead = InvalidTransactionId;
+
+	LWLockAcquire(lock, LW_SHARED);
+	NvmSetTuple(&tup, rel, page, blkno, off);
+	r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &dead);
+	LWLockRelease(lock);
+	if (r == HEAPTUPLE_DEAD)
+		return true;
+	return r == HEAPTUPLE_RECENTLY_DEAD &&
+		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
+}
+
 static bool
 nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 					  Snapshot snapshot, TupleTableSlot *slot,
@@ -567,9 +630,19 @@ nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 	*call_again = false;
 	if (all_dead)
 		*all_dead = false;
-	if (!NvmFetchVisible(scan->rel, f->dirIndex, tid, snapshot, &f->tuple, &visible) ||
-		!visible)
+	if (!NvmFetchVisible(scan->rel, f->dirIndex, tid, snapshot, &f->tuple, &visible))
 		return false;
+	if (!visible)
+	{
+		/*
+		 * Tell the index when no transaction can see this version any more,
+		 * so that it marks the entry dead and later scans skip it.  TIDs are
+		 * never reused while index entries may point to them.
+		 */
+		if (all_dead)
+			*all_dead = NvmTupleDeadToAll(scan->rel, f->dirIndex, tid);
+		return false;
+	}
 	ExecStoreHeapTuple(&f->tuple, slot, false);
 	return true;
 }
@@ -1121,6 +1194,8 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			priorXmax = HeapTupleHeaderGetRawXmax(tup.t_data);
 			ctid = tup.t_data->t_ctid;
 			LWLockRelease(lock);
+			/* the caller goes on with the newest version: tell it where */
+			*tid = ctid;
 			tmfd->traversed = true;
 			continue;
 		}

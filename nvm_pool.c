@@ -306,7 +306,7 @@ PoolCreate(void)
 				(errcode_for_file_access(),
 				 errmsg("could not create nvm_am pool file \"%s\" of %llu bytes: %m",
 						pool_resolved_path, (unsigned long long) size),
-				 save_errno == ENOSPC ?
+				 (save_errno == ENOSPC || save_errno == EFBIG || save_errno == EDQUOT) ?
 				 errhint("Free space on the device holding \"%s\" or set nvm_am.pool_size lower.", dir) :
 				 errhint("Make sure directory \"%s\" exists and is writable by the server, or set nvm_am.pool_path.", dir)));
 	}
@@ -431,7 +431,7 @@ PoolOpenOrCreate(void)
 		PoolRefuse("is not a regular file", NULL,
 				   "Set nvm_am.pool_path to a file on a DAX file system or on /dev/shm.");
 
-	pool_lock_fd = open(pool_resolved_path, O_RDWR | PG_BINARY, 0);
+	pool_lock_fd = open(pool_resolved_path, O_RDWR | O_CLOEXEC | PG_BINARY, 0);
 	if (pool_lock_fd < 0)
 		ereport(FATAL,
 				(errcode_for_file_access(),

@@ -88,9 +88,13 @@ nvm_rmgr_redo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 
-	/* replaying the record advances nextXid past its xid; nothing else */
+	TransactionId xid;
+
 	if (info != XLOG_NVM_XID_IN_USE)
 		elog(PANIC, "nvm_am redo: unknown record type %u", info);
+	/* the xid may be a parent of the record's own xid: advance past both */
+	memcpy(&xid, XLogRecGetData(record), sizeof(xid));
+	AdvanceNextFullTransactionIdPastXid(xid);
 }
 
 static void
@@ -116,13 +120,15 @@ static RmgrData nvm_rmgr = {
 };
 
 /*
- * NvmBeforeWrite - call before the current (sub)transaction's first write
- * into the pool.  Logs its xid, flushing WAL if no newer xid is durable.
+ * NvmProtectXid - make sure xid cannot be handed out again after a crash
+ * once something carrying it reaches the pool: log it, and flush WAL unless
+ * a newer xid is known to be durable already.  The record also makes the
+ * transaction's commit record flushed at commit, like that of any
+ * transaction that wrote WAL.
  */
-void
-NvmBeforeWrite(void)
+static void
+NvmProtectXid(TransactionId xid)
 {
-	TransactionId xid = GetCurrentTransactionId();
 	XLogRecPtr	lsn;
 	bool		need_flush;
 
@@ -147,6 +153,16 @@ NvmBeforeWrite(void)
 		SpinLockRelease(&hooks_shared->mutex);
 	}
 	last_logged_xid = xid;
+}
+
+/*
+ * NvmBeforeWrite - call before the current (sub)transaction's first write
+ * of tuple data into the pool.
+ */
+void
+NvmBeforeWrite(void)
+{
+	NvmProtectXid(GetCurrentTransactionId());
 }
 
 /*
@@ -267,6 +283,7 @@ NvmStorageCreate(const RelFileNode *node)
 	int			idx;
 
 	NvmEnsureReady();
+	NvmProtectXid(xid);
 	LWLockAcquire(PoolDirLock(), LW_EXCLUSIVE);
 	idx = PoolRelCreate(node, xid);
 	LWLockRelease(PoolDirLock());
@@ -287,6 +304,7 @@ NvmStorageScheduleDrop(const RelFileNode *node)
 	idx = PoolRelLookup(node);
 	if (idx < 0)
 		return;
+	NvmProtectXid(GetTopTransactionId());
 	LWLockAcquire(PoolDirLock(), LW_EXCLUSIVE);
 	state = PoolRelGetState(idx);
 	if (!(state & NVM_REL_DROPPING))

@@ -1,0 +1,100 @@
+-- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
+BEGIN;
+SELECT plan(31);
+
+-- the access method and its handler
+SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
+          'access method nvm_am exists');
+SELECT is((SELECT amtype::text FROM pg_am WHERE amname = 'nvm_am'), 't',
+          'nvm_am is a table access method');
+SELECT is((SELECT amhandler::regproc::text FROM pg_am WHERE amname = 'nvm_am'),
+          'nvm_am_handler', 'nvm_am uses handler nvm_am_handler');
+SELECT has_function('nvm_am_handler', ARRAY['internal'],
+                    'function nvm_am_handler(internal) exists');
+SELECT function_returns('nvm_am_handler', ARRAY['internal'], 'table_am_handler',
+                        'nvm_am_handler returns table_am_handler');
+SELECT ok((SELECT e.extname = 'nvm_am'
+             FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+            WHERE d.classid = 'pg_am'::regclass
+              AND d.objid = (SELECT oid FROM pg_am WHERE amname = 'nvm_am')
+              AND d.deptype = 'e'),
+          'the access method belongs to extension nvm_am');
+
+-- the stats view
+SELECT has_view('nvm_am_stats', 'view nvm_am_stats exists');
+SELECT columns_are('nvm_am_stats', ARRAY['name', 'value'],
+                   'nvm_am_stats has columns name, value');
+SELECT col_type_is('nvm_am_stats', 'name', 'text', 'nvm_am_stats.name is text');
+SELECT col_type_is('nvm_am_stats', 'value', 'bigint', 'nvm_am_stats.value is bigint');
+SELECT ok((SELECT count(*) FROM nvm_am_stats
+            WHERE name IN ('relations', 'frames_allocated', 'frames_free',
+                           'pmem_bytes_written', 'tuples_inserted',
+                           'tuples_updated', 'tuples_deleted')) = 7,
+          'nvm_am_stats has the documented counters');
+SELECT is((SELECT count(*) FROM nvm_am_stats), (SELECT count(DISTINCT name) FROM nvm_am_stats),
+          'counter names are unique');
+SELECT is((SELECT count(*) FROM nvm_am_stats WHERE value < 0 OR value IS NULL), 0::bigint,
+          'no counter is negative or NULL');
+
+-- the pool info function
+SELECT has_function('nvm_am_pool_info', ARRAY[]::text[],
+                    'function nvm_am_pool_info() exists');
+SELECT function_returns('nvm_am_pool_info', ARRAY[]::text[], 'record',
+                        'nvm_am_pool_info() returns record');
+SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
+             FROM pg_proc p,
+                  unnest(p.proargnames, p.proallargtypes, p.proargmodes)
+                    WITH ORDINALITY AS a(n, t, m, i)
+            WHERE p.proname = 'nvm_am_pool_info' AND a.m = 'o'),
+          ARRAY['path text', 'size bigint', 'used bigint', 'free bigint',
+                'format_version integer', 'is_pmem boolean', 'emulated boolean'],
+          'nvm_am_pool_info() OUT columns and types');
+SELECT is((SELECT count(*) FROM nvm_am_pool_info()), 1::bigint,
+          'nvm_am_pool_info() returns one row');
+
+-- sane values
+SELECT is((SELECT size FROM nvm_am_pool_info()),
+          (SELECT used + free FROM nvm_am_pool_info()), 'size = used + free');
+SELECT is((SELECT format_version FROM nvm_am_pool_info()), 1, 'format_version = 1');
+SELECT cmp_ok((SELECT size FROM nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
+SELECT ok((SELECT used > 0 AND free > 0 FROM nvm_am_pool_info()),
+          'used and free are positive');
+SELECT ok((SELECT path IS NOT NULL AND path <> '' AND is_pmem IS NOT NULL
+                  AND emulated IS NOT NULL FROM nvm_am_pool_info()),
+          'path, is_pmem and emulated are set');
+SELECT is((SELECT free FROM nvm_am_pool_info()),
+          (SELECT value * current_setting('block_size')::bigint
+             FROM nvm_am_stats WHERE name = 'frames_free'),
+          'free = frames_free * block_size');
+
+-- a table created USING nvm_am
+CREATE TABLE cat_t (id int PRIMARY KEY, v text) USING nvm_am;
+SELECT is((SELECT a.amname::text FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+            WHERE c.oid = 'cat_t'::regclass), 'nvm_am',
+          'pg_class.relam of a USING nvm_am table is nvm_am');
+SELECT is((SELECT a.amname::text FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+            WHERE c.oid = 'cat_t_pkey'::regclass), 'btree',
+          'its index is a btree');
+INSERT INTO cat_t VALUES (1, 'one');
+SELECT is((SELECT v FROM cat_t WHERE id = 1), 'one', 'the table is usable');
+
+-- default_table_access_method
+SET LOCAL default_table_access_method = nvm_am;
+SELECT is(current_setting('default_table_access_method'), 'nvm_am',
+          'default_table_access_method can be set to nvm_am');
+CREATE TABLE cat_d (a int);
+SELECT is((SELECT a.amname::text FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+            WHERE c.oid = 'cat_d'::regclass), 'nvm_am',
+          'CREATE TABLE without USING takes the default nvm_am');
+CREATE TABLE cat_ctas AS SELECT g AS a FROM generate_series(1, 10) g;
+SELECT is((SELECT a.amname::text FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+            WHERE c.oid = 'cat_ctas'::regclass), 'nvm_am',
+          'CREATE TABLE AS takes the default nvm_am');
+SELECT is((SELECT count(*) FROM cat_ctas), 10::bigint, 'CREATE TABLE AS data is there');
+CREATE TABLE cat_h (a int) USING heap;
+SELECT is((SELECT a.amname::text FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+            WHERE c.oid = 'cat_h'::regclass), 'heap',
+          'USING heap overrides the default');
+
+SELECT * FROM finish();
+ROLLBACK;
