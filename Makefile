@@ -15,6 +15,12 @@ PGFILEDESC = "nvm_am - table access method on persistent memory"
 SHLIB_LINK += -lpmem
 PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 
+# make NVM_ASSERTS=1: enable nvm_am's Assert()s on a server built without
+# --enable-cassert (the test command builds this way)
+ifdef NVM_ASSERTS
+PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
+endif
+
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 ISOLATION = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 TAP_TESTS = 1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# setup.sh - install what nvm_am needs from Debian's packages, then build
-# and install the extension.  Run as root on Debian 12.  Idempotent.
+# setup.sh [--assert] - install what nvm_am needs from Debian's packages,
+# then build and install the extension (with its Assert()s enabled when
+# --assert is given).  Run as root on Debian 12.  Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +26,10 @@ if [ -n "$missing" ]; then
 fi
 
 export PATH=/usr/lib/postgresql/15/bin:$PATH
-echo "== building nvm_am"
+MAKEVARS="PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config"
+if [ "${1:-}" = "--assert" ]; then MAKEVARS="$MAKEVARS NVM_ASSERTS=1"; fi
+echo "== building nvm_am ($MAKEVARS)"
 make -s clean >/dev/null
-make -s PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+make -s $MAKEVARS
 echo "== installing nvm_am"
-make -s install PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config >/dev/null
+make -s install $MAKEVARS >/dev/null

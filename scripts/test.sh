@@ -6,7 +6,7 @@
 # "N passed, M failed" last; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/setup.sh --assert || { echo "0 passed, 1 failed"; exit 1; }
 . scripts/cluster.sh
 
 WORK=${NVM_TEST_DIR:-/tmp/nvm_am_test}

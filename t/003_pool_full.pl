@@ -62,4 +62,21 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM keep'), '1000|5005
 	'data intact after restart');
 $node->stop;
 unlink $pool;
+
+# no space on the device for a new pool: a 1TB pool on /dev/shm
+my $big = "/dev/shm/nvm_am_tap_nospace_$$.pool";
+my $node2 = PostgreSQL::Test::Cluster->new('nospace');
+$node2->init;
+$node2->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'nvm_am'
+nvm_am.pool_path = '$big'
+nvm_am.pool_size = '1TB'
+});
+ok(!$node2->start(fail_ok => 1), 'no space for the pool: the server does not start');
+my $log = slurp_file($node2->logfile);
+like($log, qr/FATAL:  could not create nvm_am pool file "\Q$big\E" of \d+ bytes: No space left on device/,
+	'no space: the message names the file and the cause');
+like($log, qr/HINT:  Free space on the device holding .* or set nvm_am\.pool_size lower/,
+	'no space: the hint says how to fix it');
+ok(!-e $big && !-e "$big.init", 'no space: no pool file is left behind');
 done_testing();
