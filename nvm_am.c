@@ -307,6 +307,7 @@ NvmLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	OffsetNumber maxoff;
 	int			n = 0;
 	HeapTupleData tup;
+	bool		visible;
 
 	LWLockAcquire(lock, LW_SHARED);
 	maxoff = PageGetMaxOffsetNumber(page);
@@ -315,7 +316,9 @@ NvmLoadPage(NvmScanDesc scan, BlockNumber blkno)
 		if (!ItemIdIsNormal(PageGetItemId(page, off)))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
-		if (!NvmTupleSatisfies(&tup, snapshot))
+		visible = NvmTupleSatisfies(&tup, snapshot);
+		NvmCheckConflictOut(visible, rel, &tup, snapshot);
+		if (!visible)
 			continue;
 		if (scan->rs_base.rs_nkeys > 0)
 		{
@@ -448,6 +451,12 @@ nvm_scan_begin(Relation rel, Snapshot snapshot, int nkeys, ScanKey key,
 		scan->rs_base.rs_key = palloc(sizeof(ScanKeyData) * nkeys);
 		memcpy(scan->rs_base.rs_key, key, sizeof(ScanKeyData) * nkeys);
 	}
+	/*
+	 * A sequential or sample scan of a serializable transaction locks the
+	 * whole relation: nothing finer covers rows inserted later.
+	 */
+	if (flags & (SO_TYPE_SEQSCAN | SO_TYPE_SAMPLESCAN))
+		PredicateLockRelation(rel, snapshot);
 	if (flags & SO_TYPE_SEQSCAN)
 		pgstat_count_heap_scan(rel);
 	return (TableScanDesc) scan;
@@ -542,6 +551,45 @@ nvm_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * NvmTupleDeadToAll - is the tuple at tid invisible to every snapshot that
+ * exists or can exist?  Takes the page lock shared.
+ */
+static bool
+NvmTupleDeadToAll(Relation rel, int dirIndex, ItemPointer tid,
+				  TransactionId *deleter)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	Page		page;
+	LWLock	   *lock;
+	HeapTupleData tup;
+	HTSV_Result r;
+	TransactionId dead = InvalidTransactionId;
+
+	*deleter = InvalidTransactionId;
+	if (blkno >= PoolRelNBlocks(dirIndex))
+		return false;
+	page = PoolRelGetPage(dirIndex, blkno);
+	lock = PoolPageLock(dirIndex, blkno);
+
+	LWLockAcquire(lock, LW_SHARED);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
+		!ItemIdIsNormal(PageGetItemId(page, off)))
+	{
+		LWLockRelease(lock);
+		return false;
+	}
+	NvmSetTuple(&tup, rel, page, blkno, off);
+	r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &dead);
+	LWLockRelease(lock);
+	*deleter = dead;
+	if (r == HEAPTUPLE_DEAD)
+		return true;
+	return r == HEAPTUPLE_RECENTLY_DEAD &&
+		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
+}
+
 static IndexFetchTableData *
 nvm_index_fetch_begin(Relation rel)
 {
@@ -589,34 +637,12 @@ NvmFetchVisible(Relation rel, int dirIndex, ItemPointer tid,
 		found = true;
 		NvmSetTuple(tup, rel, page, blkno, off);
 		*visible = NvmTupleSatisfies(tup, snapshot);
+		NvmCheckConflictOut(*visible, rel, tup, snapshot);
+		if (*visible)
+			PredicateLockTID(rel, tid, snapshot, HeapTupleHeaderGetXmin(tup->t_data));
 	}
 	LWLockRelease(lock);
 	return found;
-}
-
-/*
- * NvmTupleDeadToAll - is the tuple at tid invisible to every snapshot that
- * exists or can exist?  Takes the page lock shared.
- */
-static bool
-NvmTupleDeadToAll(Relation rel, int dirIndex, ItemPointer tid)
-{
-	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
-	Page		page = PoolRelGetPage(dirIndex, blkno);
-	LWLock	   *lock = PoolPageLock(dirIndex, blkno);
-	HeapTupleData tup;
-	HTSV_Result r;
-	TransactionId dead = InvalidTransactionId;
-
-	LWLockAcquire(lock, LW_SHARED);
-	NvmSetTuple(&tup, rel, page, blkno, off);
-	r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &dead);
-	LWLockRelease(lock);
-	if (r == HEAPTUPLE_DEAD)
-		return true;
-	return r == HEAPTUPLE_RECENTLY_DEAD &&
-		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
 }
 
 static bool
@@ -640,7 +666,11 @@ nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 		 * never reused while index entries may point to them.
 		 */
 		if (all_dead)
-			*all_dead = NvmTupleDeadToAll(scan->rel, f->dirIndex, tid);
+		{
+			TransactionId deleter;
+
+			*all_dead = NvmTupleDeadToAll(scan->rel, f->dirIndex, tid, &deleter);
+		}
 		return false;
 	}
 	ExecStoreHeapTuple(&f->tuple, slot, false);
@@ -737,15 +767,34 @@ nvm_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 	return visible;
 }
 
+/*
+ * nvm_index_delete_tuples - tell an index which of its entries point to
+ * row versions that no transaction can see any more, so that it can remove
+ * them instead of splitting a page.  Safe because nvm_am never reuses a
+ * TID.  Returns the newest xid that deleted one of them (for conflicts on
+ * a standby reading the index).
+ */
 static TransactionId
 nvm_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 {
-	/*
-	 * Nothing is reported deletable: index entries of dead tuples stay until
-	 * the table's vacuum removes them.
-	 */
-	delstate->ndeltids = 0;
-	return InvalidTransactionId;
+	int			dirIndex = NvmRelDirIndex(rel);
+	TransactionId latest = InvalidTransactionId;
+
+	for (int i = 0; i < delstate->ndeltids; i++)
+	{
+		TM_IndexDelete *d = &delstate->deltids[i];
+		TM_IndexStatus *st = &delstate->status[d->id];
+		TransactionId xmax;
+
+		if (NvmTupleDeadToAll(rel, dirIndex, &d->tid, &xmax))
+		{
+			st->knowndeletable = true;
+			if (TransactionIdIsNormal(xmax) &&
+				(!TransactionIdIsValid(latest) || TransactionIdFollows(xmax, latest)))
+				latest = xmax;
+		}
+	}
+	return latest;
 }
 
 /* ----------------------------------------------------------------------------
@@ -1781,13 +1830,20 @@ nvm_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 		{
 			OffsetNumber off = tbmres->ntuples >= 0 ? tbmres->offsets[i] : i + 1;
 			HeapTupleData tup;
+			bool		visible;
 
 			if (off < FirstOffsetNumber || off > maxoff ||
 				!ItemIdIsNormal(PageGetItemId(page, off)))
 				continue;
 			NvmSetTuple(&tup, sscan->rs_rd, page, blkno, off);
-			if (NvmTupleSatisfies(&tup, sscan->rs_snapshot))
+			visible = NvmTupleSatisfies(&tup, sscan->rs_snapshot);
+			NvmCheckConflictOut(visible, sscan->rs_rd, &tup, sscan->rs_snapshot);
+			if (visible)
+			{
+				PredicateLockTID(sscan->rs_rd, &tup.t_self, sscan->rs_snapshot,
+								 HeapTupleHeaderGetXmin(tup.t_data));
 				scan->vis[n++] = off;
+			}
 		}
 	}
 	LWLockRelease(lock);
@@ -1868,6 +1924,7 @@ nvm_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 		{
 			NvmSetTuple(&scan->tuple, sscan->rs_rd, page, scan->cblock, off);
 			visible = NvmTupleSatisfies(&scan->tuple, sscan->rs_snapshot);
+			NvmCheckConflictOut(visible, sscan->rs_rd, &scan->tuple, sscan->rs_snapshot);
 		}
 		LWLockRelease(lock);
 		if (visible)

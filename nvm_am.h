@@ -140,6 +140,8 @@ extern HTSV_Result NvmTupleSatisfiesVacuum(HeapTuple tup,
 										   TransactionId OldestXmin,
 										   TransactionId *deadXid);
 extern bool NvmXidCommitted(TransactionId xid);
+extern void NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
+								Snapshot snapshot);
 
 /* ----------------------------------------------------------------
  * pmem_smgr_hook.c

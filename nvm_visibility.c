@@ -24,7 +24,9 @@
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "storage/predicate.h"
 #include "storage/procarray.h"
+#include "access/subtrans.h"
 #include "utils/snapmgr.h"
 
 #include "nvm_am.h"
@@ -307,4 +309,44 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 	if (ItemPointerEquals(&tup->t_self, &t->t_ctid))
 		return TM_Deleted;
 	return TM_Updated;
+}
+
+/*
+ * NvmCheckConflictOut - for SERIALIZABLE transactions: report a rw-conflict
+ * out to the transaction that wrote a version of tup this snapshot does not
+ * see (an insert after it, or a delete it cannot see yet).  visible is what
+ * NvmTupleSatisfies said for snapshot.
+ */
+void
+NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup, Snapshot snapshot)
+{
+	TransactionId xid;
+
+	if (!CheckForSerializableConflictOutNeeded(rel, snapshot))
+		return;
+	switch (NvmTupleSatisfiesVacuum(tup, TransactionXmin, NULL))
+	{
+		case HEAPTUPLE_LIVE:
+			if (visible)
+				return;
+			xid = HeapTupleHeaderGetXmin(tup->t_data);
+			break;
+		case HEAPTUPLE_RECENTLY_DEAD:
+		case HEAPTUPLE_DELETE_IN_PROGRESS:
+			xid = visible ? UpdateXid(tup->t_data) : HeapTupleHeaderGetXmin(tup->t_data);
+			break;
+		case HEAPTUPLE_INSERT_IN_PROGRESS:
+			xid = HeapTupleHeaderGetXmin(tup->t_data);
+			break;
+		case HEAPTUPLE_DEAD:
+		default:
+			return;
+	}
+	if (!TransactionIdIsNormal(xid) || TransactionIdPrecedes(xid, TransactionXmin))
+		return;
+	xid = SubTransGetTopmostTransaction(xid);
+	if (TransactionIdPrecedes(xid, TransactionXmin) ||
+		TransactionIdEquals(xid, GetTopTransactionIdIfAny()))
+		return;
+	CheckForSerializableConflictOut(rel, xid, snapshot);
 }

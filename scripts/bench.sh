@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# bench.sh - the benchmark command: install dependencies, build and install
+# nvm_am (scripts/setup.sh), then run the side-by-side heap vs nvm_am
+# benchmark (bench/run_bench.py) on one throwaway cluster on /dev/shm.
+# Prints a table; writes bench/results/results.csv, throughput.png and
+# bytes_per_txn.png.  Usage: bash scripts/bench.sh [--quick]
+# (--quick: < 5 minutes; full: < 15 minutes).  Run as root on Debian 12.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+# Debian's python3 (python3-matplotlib is installed for it), not one
+# earlier in PATH such as a pyenv shim
+exec /usr/bin/python3 bench/run_bench.py "$@"
