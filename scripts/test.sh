@@ -2,7 +2,8 @@
 # test.sh - the test command: install dependencies, build, install, start a
 # throwaway cluster with nvm_am preloaded, and run every test: pg_regress
 # (sql/, expected/), isolation specs (specs/), pgTAP (test/pgtap/, via
-# pg_prove) and Perl TAP tests (t/, PostgreSQL::Test::Cluster).  Prints
+# pg_prove), the heap-vs-nvm_am differential scripts (test/diff/) and Perl
+# TAP tests (t/, PostgreSQL::Test::Cluster).  Prints
 # "N passed, M failed" last; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ trap 'cluster_stop "$WORK" "$POOL"' EXIT
 # count_results FILE - add the per-test verdicts of a pg_regress log
 count_results() {
     local ok bad
-    ok=$(grep -Ec ' \.\.\. ok ' "$1")
+    ok=$(grep -Ec ' \.\.\. ok( |$)' "$1")
     bad=$(grep -Ec ' \.\.\. (FAILED|failed)' "$1")
     passed=$((passed + ok))
     failed=$((failed + bad))
@@ -66,6 +67,13 @@ for f in test/pgtap/*.sql; do
     [ $rc -eq 0 ] || cat "$WORK/pgtap.log"
     count_rc "$f" $rc
 done
+
+echo "== differential: the same SQL on heap and on nvm_am (test/diff/)"
+as_pg "/usr/bin/python3 test/diff/run_diff.py" >"$WORK/diff.log" 2>&1
+rc=$?
+cat "$WORK/diff.log"
+count_results "$WORK/diff.log"
+[ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$WORK/diff.log" || { failed=$((failed + 1)); echo "   differential runner itself failed"; }
 
 cluster_stop "$WORK" "$POOL"
 trap - EXIT
