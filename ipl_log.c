@@ -198,6 +198,18 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 }
 
 /*
+ * IplSetHintBits - set hint bits (HEAP_XMIN_COMMITTED and the like) in a
+ * tuple's t_infomask.  Hints are not persisted and not logged: each can be
+ * derived again from clog.  Caller holds the page lock, shared is enough;
+ * two backends setting hints at once can only lose a hint.
+ */
+void
+IplSetHintBits(HeapTupleHeader tup, uint16 bits)
+{
+	tup->t_infomask |= bits;
+}
+
+/*
  * IplCopyRelation - append a copy of every page of relation srcIndex to the
  * empty relation dstIndex.  Caller holds AccessExclusiveLock on the source
  * and is the only user of the destination.

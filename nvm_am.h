@@ -127,6 +127,7 @@ extern void IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup,
 						  bool keepCtid);
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);
+extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
 extern void IplCopyRelation(int srcIndex, int dstIndex, struct SMgrRelationData *dstsmgr);
 
 /* ----------------------------------------------------------------

@@ -6,9 +6,12 @@
  *
  *	  The rules are PostgreSQL's MVCC rules over xmin, xmax, command ids,
  *	  snapshots and clog.  heapam_visibility.c cannot be used: it needs a
- *	  shared buffer (to set hint bits).  These routines never write the
- *	  tuple; hint bits written by recovery or by speculative-insertion abort
- *	  (HEAP_XMIN_INVALID) are honoured.
+ *	  shared buffer.  Like heap, these routines set hint bits once the fate
+ *	  of an xmin or xmax is known (through ipl_log.c, without persisting
+ *	  them: a lost hint costs a clog lookup, nothing more).  A "committed"
+ *	  hint is set only when the commit record is flushed, so that a hint
+ *	  that reaches persistent memory can never outlive a commit lost in a
+ *	  crash.
  *
  *	  nvm_am never creates multixacts in its xmax; a tuple that carries one
  *	  (it cannot, short of corruption) is reported as a broken invariant.
@@ -24,6 +27,7 @@
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "storage/predicate.h"
 #include "storage/procarray.h"
 #include "access/subtrans.h"
@@ -54,6 +58,31 @@ static inline bool
 XminKnownCommitted(HeapTupleHeader t)
 {
 	return (t->t_infomask & HEAP_XMIN_COMMITTED) != 0;
+}
+
+/*
+ * XidFateHint - the transaction xid of tuple t is no longer running (the
+ * caller made sure): did it commit?  Records the answer in a hint bit.
+ */
+static bool
+XidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
+{
+	if (NvmXidCommitted(xid))
+	{
+		if (TransactionIdIsNormal(xid) &&
+			!XLogNeedsFlush(TransactionIdGetCommitLSN(xid)))
+			IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
+		return true;
+	}
+	IplSetHintBits(t, isXmin ? HEAP_XMIN_INVALID : HEAP_XMAX_INVALID);
+	return false;
+}
+
+/* a hint says the (non-locker) xmax committed */
+static inline bool
+XmaxKnownCommitted(HeapTupleHeader t)
+{
+	return (t->t_infomask & HEAP_XMAX_COMMITTED) != 0;
 }
 
 static inline TransactionId
@@ -92,7 +121,7 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 		}
 		if (XidInMVCCSnapshot(xmin, snapshot))
 			return false;
-		if (!NvmXidCommitted(xmin))
+		if (!XidFateHint(t, xmin, true))
 			return false;
 	}
 	else if (!HeapTupleHeaderXminFrozen(t) && XidInMVCCSnapshot(xmin, snapshot))
@@ -104,11 +133,13 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return true;
 	xmax = UpdateXid(t);
+	if (XmaxKnownCommitted(t))
+		return XidInMVCCSnapshot(xmax, snapshot);
 	if (TransactionIdIsCurrentTransactionId(xmax))
 		return HeapTupleHeaderGetCmax(t) >= snapshot->curcid;
 	if (XidInMVCCSnapshot(xmax, snapshot))
 		return true;
-	return !NvmXidCommitted(xmax);
+	return !XidFateHint(t, xmax, false);
 }
 
 /*
@@ -149,7 +180,7 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 			snapshot->xmin = xmin;
 			return true;
 		}
-		if (!NvmXidCommitted(xmin))
+		if (!XidFateHint(t, xmin, true))
 			return false;
 	}
 
@@ -157,6 +188,8 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 		return true;
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return true;
+	if (XmaxKnownCommitted(t))
+		return false;
 	xmax = UpdateXid(t);
 	if (TransactionIdIsCurrentTransactionId(xmax))
 		return false;
@@ -166,7 +199,7 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 			snapshot->xmax = xmax;
 		return true;
 	}
-	return !NvmXidCommitted(xmax);
+	return !XidFateHint(t, xmax, false);
 }
 
 /*
@@ -200,7 +233,7 @@ NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
 		}
 		if (TransactionIdIsInProgress(xmin))
 			return HEAPTUPLE_INSERT_IN_PROGRESS;
-		if (!NvmXidCommitted(xmin))
+		if (!XidFateHint(t, xmin, true))
 			return HEAPTUPLE_DEAD;
 	}
 
@@ -209,10 +242,13 @@ NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return HEAPTUPLE_LIVE;
 	xmax = UpdateXid(t);
-	if (TransactionIdIsInProgress(xmax))
-		return HEAPTUPLE_DELETE_IN_PROGRESS;
-	if (!NvmXidCommitted(xmax))
-		return HEAPTUPLE_LIVE;
+	if (!XmaxKnownCommitted(t))
+	{
+		if (TransactionIdIsInProgress(xmax))
+			return HEAPTUPLE_DELETE_IN_PROGRESS;
+		if (!XidFateHint(t, xmax, false))
+			return HEAPTUPLE_LIVE;
+	}
 	if (deadXid)
 		*deadXid = xmax;
 	if (TransactionIdIsValid(OldestXmin) && TransactionIdPrecedes(xmax, OldestXmin))
@@ -286,13 +322,15 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 				return TM_Ok;	/* deleting subtransaction aborted */
 			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
 		}
-		if (TransactionIdIsInProgress(xmin) || !NvmXidCommitted(xmin))
+		if (TransactionIdIsInProgress(xmin) || !XidFateHint(t, xmin, true))
 			return TM_Invisible;
 	}
 
 	if (t->t_infomask & HEAP_XMAX_INVALID)
 		return TM_Ok;
 	xmax = UpdateXid(t);
+	if (XmaxKnownCommitted(t))
+		return ItemPointerEquals(&tup->t_self, &t->t_ctid) ? TM_Deleted : TM_Updated;
 	if (TransactionIdIsCurrentTransactionId(xmax))
 	{
 		if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))

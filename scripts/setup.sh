@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PKGS="postgresql-15 postgresql-server-dev-15 postgresql-contrib
       libpmem-dev libpmemobj-dev pmdk-tools
       postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl
-      libipc-run-perl python3-matplotlib make gcc rsync procps"
+      libipc-run-perl python3 python3-matplotlib make gcc rsync procps"
 
 missing=""
 for p in $PKGS; do
