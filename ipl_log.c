@@ -33,6 +33,8 @@
 #include "storage/bufpage.h"
 #include "storage/lmgr.h"
 #include "storage/smgr.h"
+#include "utils/snapmgr.h"
+#include "storage/procarray.h"
 
 #include "nvm_am.h"
 
@@ -68,24 +70,42 @@ IplNewPage(int dirIndex)
 
 /*
  * IplTryAdd - place tup on page if it fits; caller holds the page lock
- * exclusively.  Returns the new offset or InvalidOffsetNumber.
+ * exclusively.  Returns the new offset or InvalidOffsetNumber.  A line
+ * pointer freed by pruning is reused; otherwise one is appended.
  */
 static OffsetNumber
 IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 {
 	PageHeader	ph = (PageHeader) page;
 	Size		alignedSize = MAXALIGN(tup->t_len);
-	OffsetNumber off;
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	OffsetNumber off = InvalidOffsetNumber;
 	uint16		lower;
 	uint16		upper;
 	HeapTupleHeader dst;
 	ItemId		lp;
+	ItemIdData	newlp;
 	uint16		word[4];
 
 	if (PageGetHeapFreeSpace(page) < alignedSize)
 		return InvalidOffsetNumber;
-	off = OffsetNumberNext(PageGetMaxOffsetNumber(page));
-	lower = ph->pd_lower + sizeof(ItemIdData);
+	if (PageHasFreeLinePointers(page))
+	{
+		for (OffsetNumber i = FirstOffsetNumber; i <= maxoff; i++)
+		{
+			if (!ItemIdIsUsed(PageGetItemId(page, i)))
+			{
+				off = i;
+				break;
+			}
+		}
+	}
+	lower = ph->pd_lower;
+	if (off == InvalidOffsetNumber)
+	{
+		off = OffsetNumberNext(maxoff);
+		lower += sizeof(ItemIdData);
+	}
 	upper = ph->pd_upper - alignedSize;
 	if (lower > upper)
 		return InvalidOffsetNumber;
@@ -94,21 +114,208 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	memcpy(dst, tup->t_data, tup->t_len);
 	if (!keepCtid)
 		ItemPointerSet(&dst->t_ctid, blkno, off);
-	lp = PageGetItemId(page, off);
-	ItemIdSetNormal(lp, upper, tup->t_len);
 	PoolFlush(dst, tup->t_len);
-	PoolFlush(lp, sizeof(ItemIdData));
-	PoolDrain();
+	lp = PageGetItemId(page, off);
+	ItemIdSetNormal(&newlp, upper, tup->t_len);
 
-	memcpy(word, (char *) page + 8, sizeof(word));
-	word[2] = lower;
-	word[3] = upper;
-	PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
+	if (off <= maxoff)
+	{
+		/*
+		 * Reusing a line pointer: claim the space first (publish pd_upper),
+		 * then make the line pointer point to it.  A crash in between only
+		 * leaks the space until the page is next compacted.
+		 */
+		PoolDrain();
+		memcpy(word, (char *) page + 8, sizeof(word));
+		word[3] = upper;
+		PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
+		*lp = newlp;
+		PoolPersist(lp, sizeof(ItemIdData));
+	}
+	else
+	{
+		/* a new line pointer is beyond pd_lower until the publish */
+		*lp = newlp;
+		PoolFlush(lp, sizeof(ItemIdData));
+		PoolDrain();
+		memcpy(word, (char *) page + 8, sizeof(word));
+		word[2] = lower;
+		word[3] = upper;
+		PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
+	}
 
 	ItemPointerSet(&tup->t_self, blkno, off);
 	if (!keepCtid)
 		tup->t_data->t_ctid = tup->t_self;
 	return off;
+}
+
+/*
+ * IplPlaceTupleOnPage - place tup on this page (a HOT update keeps the new
+ * version on the page of the old one); InvalidOffsetNumber if it does not
+ * fit.  Sets tup->t_self.  Caller holds the page lock exclusively.
+ */
+OffsetNumber
+IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup)
+{
+	return IplTryAdd(page, blkno, tup, false);
+}
+
+/*
+ * IplPrunePage - reclaim the space of row versions on page blkno that no
+ * transaction can see any more.  Like heap's pruning: in a HOT chain the
+ * dead versions before the first live one are removed and the root line
+ * pointer redirects to that one (or is marked dead when the whole chain
+ * is dead: index entries still point to it); a dead tuple outside any
+ * chain leaves a dead line pointer.  Line pointers of removed heap-only
+ * tuples are freed for reuse, since no index points to them.
+ *
+ * The page is rewritten copy-on-write: compacted in local memory, written
+ * to a new frame and published by swinging its page-table entry; the old
+ * frame is freed once no backend has it pinned.  Returns true if the page
+ * was rewritten (callers must fetch the page again).  Caller holds the
+ * page lock exclusively.
+ */
+bool
+IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno)
+{
+	Page		page = PoolRelGetPage(dirIndex, blkno);
+	PGAlignedBlock copy;
+	Page		np = copy.data;
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	GlobalVisState *vistest = GlobalVisTestFor(rel);
+	bool		dead[MaxHeapTuplesPerPage + 1];
+	bool		reached[MaxHeapTuplesPerPage + 1];
+	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
+	TransactionId nextPrune = InvalidTransactionId;
+	bool		changed = false;
+	uint64		frame;
+
+	if (!TransactionIdIsValid(pruneXid) ||
+		!GlobalVisTestIsRemovableXid(vistest, pruneXid))
+		return false;
+
+	memcpy(np, page, BLCKSZ);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(np, off);
+		HeapTupleData tup;
+		TransactionId deleter = InvalidTransactionId;
+		HTSV_Result r;
+
+		dead[off] = false;
+		reached[off] = false;
+		if (!ItemIdIsNormal(lp))
+			continue;
+		tup.t_data = (HeapTupleHeader) PageGetItem(np, lp);
+		tup.t_len = ItemIdGetLength(lp);
+		ItemPointerSet(&tup.t_self, blkno, off);
+		tup.t_tableOid = RelationGetRelid(rel);
+		r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &deleter);
+		if (r == HEAPTUPLE_DEAD ||
+			(r == HEAPTUPLE_RECENTLY_DEAD && GlobalVisTestIsRemovableXid(vistest, deleter)))
+			dead[off] = true;
+		else if (TransactionIdIsNormal(deleter) &&
+				 (!TransactionIdIsValid(nextPrune) || TransactionIdPrecedes(deleter, nextPrune)))
+			nextPrune = deleter;
+	}
+
+	for (OffsetNumber root = FirstOffsetNumber; root <= maxoff; root++)
+	{
+		ItemId		rootlp = PageGetItemId(np, root);
+		OffsetNumber chain[MaxHeapTuplesPerPage];
+		int			n = 0;
+		int			ndead = 0;
+		OffsetNumber off;
+		TransactionId priorXmax = InvalidTransactionId;
+
+		if (ItemIdIsRedirected(rootlp))
+			off = ItemIdGetRedirect(rootlp);
+		else if (ItemIdIsNormal(rootlp) &&
+				 !HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(np, rootlp)))
+			off = root;
+		else
+			continue;
+
+		/* collect the chain */
+		while (off >= FirstOffsetNumber && off <= maxoff && n < MaxHeapTuplesPerPage)
+		{
+			ItemId		lp = PageGetItemId(np, off);
+			HeapTupleHeader t;
+
+			if (!ItemIdIsNormal(lp) || reached[off])
+				break;
+			t = (HeapTupleHeader) PageGetItem(np, lp);
+			if (off != root && !HeapTupleHeaderIsHeapOnly(t))
+				break;
+			if (TransactionIdIsValid(priorXmax) &&
+				!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(t)))
+				break;
+			chain[n++] = off;
+			reached[off] = true;
+			if (!HeapTupleHeaderIsHotUpdated(t) ||
+				ItemPointerGetBlockNumber(&t->t_ctid) != blkno)
+				break;
+			priorXmax = HeapTupleHeaderGetRawXmax(t);
+			off = ItemPointerGetOffsetNumber(&t->t_ctid);
+		}
+		while (ndead < n && dead[chain[ndead]])
+			ndead++;
+		if (ndead == 0)
+		{
+			if (n == 0 && ItemIdIsRedirected(rootlp))
+			{
+				/* the redirect target is gone: the whole chain is dead */
+				ItemIdSetDead(rootlp);
+				changed = true;
+			}
+			continue;
+		}
+
+		changed = true;
+		if (ndead == n)
+			ItemIdSetDead(rootlp);
+		else
+			ItemIdSetRedirect(rootlp, chain[ndead]);
+		for (int i = 0; i < ndead; i++)
+			if (chain[i] != root)
+				ItemIdSetUnused(PageGetItemId(np, chain[i]));
+	}
+
+	/* dead heap-only tuples that no chain reaches (their update aborted) */
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(np, off);
+
+		if (dead[off] && !reached[off] && ItemIdIsNormal(lp))
+		{
+			if (HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(np, lp)))
+				ItemIdSetUnused(lp);
+			else
+				ItemIdSetDead(lp);
+			changed = true;
+		}
+	}
+
+	((PageHeader) np)->pd_prune_xid = nextPrune;
+	if (!changed)
+	{
+		/* remember when pruning may pay next time: a hint, not persisted */
+		((PageHeader) page)->pd_prune_xid = nextPrune;
+		return false;
+	}
+
+	/* with the pool full, leave the page as it is rather than fail */
+	frame = PoolTryAllocFrame();
+	if (frame == 0)
+		return false;
+	PageRepairFragmentation(np);
+	memcpy(PoolFramePage(frame), np, BLCKSZ);
+	PoolFlush(PoolFramePage(frame), BLCKSZ);
+	PoolDrain();
+	PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, frame));
+	PoolCountAdd(NVM_STAT_PAGES_PRUNED, 1);
+	return true;
 }
 
 /*
@@ -144,6 +351,8 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
 			off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno))
+				off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
 			LWLockRelease(lock);
 			if (off != InvalidOffsetNumber)
 			{
@@ -195,6 +404,13 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	memcpy(&word, dst + 16, sizeof(word));
 	memcpy(&word, (char *) newhdr + 16, 6);	/* ctid offset, infomask2, infomask */
 	PoolPublish64((uint64 *) (dst + 16), word);
+
+	/* a deleted or updated version may be pruned later: a hint */
+	if (!(newhdr->t_infomask & HEAP_XMAX_INVALID) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(newhdr->t_infomask))
+		PageSetPrunable(page, HeapTupleHeaderGetRawXmax(newhdr));
+	else if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmin(newhdr)))
+		PageSetPrunable(page, RecentXmin);	/* a super-deleted insert */
 }
 
 /*

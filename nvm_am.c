@@ -54,6 +54,9 @@
 #include "storage/procarray.h"
 #include "storage/smgr.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
+#include "nodes/bitmapset.h"
+#include "utils/relcache.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -263,6 +266,8 @@ typedef struct NvmScanDescData
 	BlockNumber cblock;			/* current block */
 	int			ntuples;		/* visible tuples of cblock */
 	int			cindex;			/* current index in vis[] */
+	uint64		cframe;			/* pinned frame of cblock, 0 if none */
+	Page		cpage;			/* its page */
 	OffsetNumber vis[MaxHeapTuplesPerPage];
 	HeapTupleData tuple;		/* current tuple, points into the pool */
 	ParallelBlockTableScanWorkerData pwork;
@@ -275,6 +280,7 @@ typedef struct NvmIndexFetchData
 {
 	IndexFetchTableData base;
 	int			dirIndex;
+	uint64		held;			/* pinned frame of the tuple returned last */
 	HeapTupleData tuple;
 } NvmIndexFetchData;
 
@@ -294,6 +300,33 @@ NvmSetTuple(HeapTuple tup, Relation rel, Page page, BlockNumber blkno,
 }
 
 /*
+ * NvmHoldFrame - keep the frame of blkno pinned in *held (dropping the pin
+ * held there before) and return its page.  Caller holds the page lock.
+ */
+static Page
+NvmHoldFrame(int dirIndex, BlockNumber blkno, uint64 *held)
+{
+	uint64		frame = PoolRelGetFrame(dirIndex, blkno);
+
+	if (*held != frame)
+	{
+		PoolPinFrame(frame);
+		if (*held != 0)
+			PoolUnpinFrame(*held);
+		*held = frame;
+	}
+	return PoolFramePage(frame);
+}
+
+static void
+NvmDropFrame(uint64 *held)
+{
+	if (*held != 0)
+		PoolUnpinFrame(*held);
+	*held = 0;
+}
+
+/*
  * NvmLoadPage - collect the offsets of the tuples of blkno that the scan's
  * snapshot sees and that pass its keys.  Takes the page lock shared.
  */
@@ -303,13 +336,15 @@ NvmLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	LWLock	   *lock = PoolPageLock(scan->dirIndex, blkno);
-	Page		page = PoolRelGetPage(scan->dirIndex, blkno);
+	Page		page;
 	OffsetNumber maxoff;
 	int			n = 0;
 	HeapTupleData tup;
 	bool		visible;
 
 	LWLockAcquire(lock, LW_SHARED);
+	page = NvmHoldFrame(scan->dirIndex, blkno, &scan->cframe);
+	scan->cpage = page;
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
@@ -396,16 +431,15 @@ NvmScanNext(NvmScanDesc scan, ScanDirection dir)
 		scan->cindex += backward ? -1 : 1;
 		if (scan->cindex >= 0 && scan->cindex < scan->ntuples)
 		{
-			Page		page = PoolRelGetPage(scan->dirIndex, scan->cblock);
-
-			NvmSetTuple(&scan->tuple, scan->rs_base.rs_rd, page, scan->cblock,
-						scan->vis[scan->cindex]);
+			NvmSetTuple(&scan->tuple, scan->rs_base.rs_rd, scan->cpage,
+						scan->cblock, scan->vis[scan->cindex]);
 			return true;
 		}
 		blk = NvmScanNextBlock(scan, dir);
 		if (blk == InvalidBlockNumber)
 		{
 			scan->inited = false;
+			NvmDropFrame(&scan->cframe);
 			return false;
 		}
 		NvmLoadPage(scan, blk);
@@ -467,6 +501,7 @@ nvm_scan_end(TableScanDesc sscan)
 {
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 
+	NvmDropFrame(&scan->cframe);
 	RelationDecrementReferenceCount(sscan->rs_rd);
 	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(sscan->rs_snapshot);
@@ -483,6 +518,7 @@ nvm_scan_rescan(TableScanDesc sscan, ScanKey key, bool set_params,
 
 	if (key != NULL && sscan->rs_nkeys > 0)
 		memcpy(sscan->rs_key, key, sizeof(ScanKeyData) * sscan->rs_nkeys);
+	NvmDropFrame(&scan->cframe);
 	scan->nblocks = PoolRelNBlocks(scan->dirIndex);
 	scan->startblock = 0;
 	scan->endblock = scan->nblocks;
@@ -551,45 +587,6 @@ nvm_scan_getnextslot_tidrange(TableScanDesc sscan, ScanDirection direction,
  * ------------------------------------------------------------------------
  */
 
-/*
- * NvmTupleDeadToAll - is the tuple at tid invisible to every snapshot that
- * exists or can exist?  Takes the page lock shared.
- */
-static bool
-NvmTupleDeadToAll(Relation rel, int dirIndex, ItemPointer tid,
-				  TransactionId *deleter)
-{
-	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
-	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
-	Page		page;
-	LWLock	   *lock;
-	HeapTupleData tup;
-	HTSV_Result r;
-	TransactionId dead = InvalidTransactionId;
-
-	*deleter = InvalidTransactionId;
-	if (blkno >= PoolRelNBlocks(dirIndex))
-		return false;
-	page = PoolRelGetPage(dirIndex, blkno);
-	lock = PoolPageLock(dirIndex, blkno);
-
-	LWLockAcquire(lock, LW_SHARED);
-	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
-		!ItemIdIsNormal(PageGetItemId(page, off)))
-	{
-		LWLockRelease(lock);
-		return false;
-	}
-	NvmSetTuple(&tup, rel, page, blkno, off);
-	r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &dead);
-	LWLockRelease(lock);
-	*deleter = dead;
-	if (r == HEAPTUPLE_DEAD)
-		return true;
-	return r == HEAPTUPLE_RECENTLY_DEAD &&
-		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
-}
-
 static IndexFetchTableData *
 nvm_index_fetch_begin(Relation rel)
 {
@@ -603,78 +600,191 @@ nvm_index_fetch_begin(Relation rel)
 static void
 nvm_index_fetch_reset(IndexFetchTableData *scan)
 {
+	NvmDropFrame(&((NvmIndexFetchData *) scan)->held);
 }
 
 static void
 nvm_index_fetch_end(IndexFetchTableData *scan)
 {
+	NvmDropFrame(&((NvmIndexFetchData *) scan)->held);
 	pfree(scan);
 }
 
 /*
- * NvmFetchVisible - point tup at the tuple at tid and test it against
- * snapshot.  False for a tid that names no tuple.
+ * NvmDeadToAll - can no transaction that exists or may start see tup?
+ * *deleter is set to its deleting xid, if any.  Caller holds the page lock.
+ */
+static bool
+NvmDeadToAll(Relation rel, HeapTuple tup, TransactionId *deleter)
+{
+	TransactionId dead = InvalidTransactionId;
+	HTSV_Result r = NvmTupleSatisfiesVacuum(tup, InvalidTransactionId, &dead);
+
+	*deleter = dead;
+	if (r == HEAPTUPLE_DEAD)
+		return true;
+	return r == HEAPTUPLE_RECENTLY_DEAD &&
+		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
+}
+
+/*
+ * NvmChainStep - the next member of the HOT chain after tup, or
+ * InvalidOffsetNumber at the end of the chain.  *priorXmax gets the xid
+ * the next member must have as its xmin.
+ */
+static inline OffsetNumber
+NvmChainStep(HeapTuple tup, TransactionId *priorXmax)
+{
+	if (!HeapTupleIsHotUpdated(tup))
+		return InvalidOffsetNumber;
+	Assert(ItemPointerGetBlockNumber(&tup->t_data->t_ctid) ==
+		   ItemPointerGetBlockNumber(&tup->t_self));
+	*priorXmax = HeapTupleHeaderGetRawXmax(tup->t_data);
+	return ItemPointerGetOffsetNumber(&tup->t_data->t_ctid);
+}
+
+/*
+ * NvmChainMember - point tup at the chain member at off, or return false
+ * when off does not hold one (a broken or pruned chain).  A root may be a
+ * redirect; members after the root are heap-only tuples created by
+ * priorXmax.
+ */
+static bool
+NvmChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *off,
+			   bool atRoot, TransactionId priorXmax, HeapTuple tup)
+{
+	ItemId		lp;
+
+	if (*off < FirstOffsetNumber || *off > PageGetMaxOffsetNumber(page))
+		return false;
+	lp = PageGetItemId(page, *off);
+	if (ItemIdIsRedirected(lp) && atRoot)
+	{
+		*off = ItemIdGetRedirect(lp);
+		lp = PageGetItemId(page, *off);
+		atRoot = false;
+	}
+	if (!ItemIdIsNormal(lp))
+		return false;
+	NvmSetTuple(tup, rel, page, blkno, *off);
+	if (atRoot && HeapTupleHeaderIsHeapOnly(tup->t_data))
+		return false;			/* an index never points at a heap-only tuple */
+	if (TransactionIdIsValid(priorXmax) &&
+		!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup->t_data)))
+		return false;
+	return true;
+}
+
+/*
+ * NvmFetchVisible - test the tuple at tid against snapshot; false for a tid
+ * that names no tuple.  When it is visible and copy is given, *copy is a
+ * palloc'd copy of it.  Takes the page lock shared.
  */
 static bool
 NvmFetchVisible(Relation rel, int dirIndex, ItemPointer tid,
-				Snapshot snapshot, HeapTuple tup, bool *visible)
+				Snapshot snapshot, bool *visible, HeapTuple *copy)
 {
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
 	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
 	LWLock	   *lock;
 	Page		page;
 	bool		found = false;
+	HeapTupleData tup;
 
 	*visible = false;
 	if (blkno >= PoolRelNBlocks(dirIndex))
 		return false;
-	page = PoolRelGetPage(dirIndex, blkno);
 	lock = PoolPageLock(dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
+	page = PoolRelGetPage(dirIndex, blkno);
 	if (off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
 		ItemIdIsNormal(PageGetItemId(page, off)))
 	{
 		found = true;
-		NvmSetTuple(tup, rel, page, blkno, off);
-		*visible = NvmTupleSatisfies(tup, snapshot);
-		NvmCheckConflictOut(*visible, rel, tup, snapshot);
-		if (*visible)
-			PredicateLockTID(rel, tid, snapshot, HeapTupleHeaderGetXmin(tup->t_data));
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		*visible = NvmTupleSatisfies(&tup, snapshot);
+		NvmCheckConflictOut(*visible, rel, &tup, snapshot);
+		if (*visible && copy)
+		{
+			PredicateLockTID(rel, tid, snapshot, HeapTupleHeaderGetXmin(tup.t_data));
+			*copy = heap_copytuple(&tup);
+		}
 	}
 	LWLockRelease(lock);
 	return found;
 }
 
+/*
+ * nvm_index_fetch_tuple - the version of the HOT chain rooted at tid that
+ * snapshot sees.  With a non-MVCC snapshot more than one version may
+ * qualify: *call_again asks the caller to come back for the next one.
+ */
 static bool
 nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 					  Snapshot snapshot, TupleTableSlot *slot,
 					  bool *call_again, bool *all_dead)
 {
 	NvmIndexFetchData *f = (NvmIndexFetchData *) scan;
-	bool		visible;
+	Relation	rel = scan->rel;
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	bool		first = !*call_again;
+	bool		skip = !first;	/* come back: start after the last result */
+	bool		atRoot = first;
+	bool		deadSoFar = true;
+	TransactionId priorXmax = InvalidTransactionId;
+	LWLock	   *lock;
+	Page		page;
+	HeapTupleData tup;
 
 	*call_again = false;
 	if (all_dead)
 		*all_dead = false;
-	if (!NvmFetchVisible(scan->rel, f->dirIndex, tid, snapshot, &f->tuple, &visible))
+	if (blkno >= PoolRelNBlocks(f->dirIndex))
 		return false;
-	if (!visible)
+	lock = PoolPageLock(f->dirIndex, blkno);
+	LWLockAcquire(lock, LW_SHARED);
+	page = NvmHoldFrame(f->dirIndex, blkno, &f->held);
+	for (;;)
 	{
-		/*
-		 * Tell the index when no transaction can see this version any more,
-		 * so that it marks the entry dead and later scans skip it.  TIDs are
-		 * never reused while index entries may point to them.
-		 */
-		if (all_dead)
-		{
-			TransactionId deleter;
+		TransactionId deleter;
+		bool		visible;
 
-			*all_dead = NvmTupleDeadToAll(scan->rel, f->dirIndex, tid, &deleter);
+		if (!NvmChainMember(rel, page, blkno, &off, atRoot, priorXmax, &tup))
+			break;
+		if (!skip)
+		{
+			visible = NvmTupleSatisfies(&tup, snapshot);
+			NvmCheckConflictOut(visible, rel, &tup, snapshot);
+			if (visible)
+			{
+				PredicateLockTID(rel, &tup.t_self, snapshot,
+								 HeapTupleHeaderGetXmin(tup.t_data));
+				LWLockRelease(lock);
+				f->tuple = tup;
+				*tid = tup.t_self;
+				*call_again = !IsMVCCSnapshot(snapshot);
+				ExecStoreHeapTuple(&f->tuple, slot, false);
+				return true;
+			}
+			if (deadSoFar && !NvmDeadToAll(rel, &tup, &deleter))
+				deadSoFar = false;
 		}
-		return false;
+		skip = false;
+		atRoot = false;
+		off = NvmChainStep(&tup, &priorXmax);
+		if (off == InvalidOffsetNumber)
+			break;
 	}
-	ExecStoreHeapTuple(&f->tuple, slot, false);
-	return true;
+	LWLockRelease(lock);
+
+	/*
+	 * Tell the index when no transaction can see any version of the chain
+	 * any more: it marks the entry dead, and later scans skip it.
+	 */
+	if (all_dead && first)
+		*all_dead = deadSoFar;
+	return false;
 }
 
 /* ------------------------------------------------------------------------
@@ -686,13 +796,13 @@ static bool
 nvm_fetch_row_version(Relation rel, ItemPointer tid, Snapshot snapshot,
 					  TupleTableSlot *slot)
 {
-	HeapTupleData tup;
+	HeapTuple	copy;
 	bool		visible;
 
-	if (!NvmFetchVisible(rel, NvmRelDirIndex(rel), tid, snapshot, &tup, &visible) ||
+	if (!NvmFetchVisible(rel, NvmRelDirIndex(rel), tid, snapshot, &visible, &copy) ||
 		!visible)
 		return false;
-	ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+	ExecStoreHeapTuple(copy, slot, true);
 	return true;
 }
 
@@ -725,9 +835,9 @@ nvm_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 
 		if (blkno >= PoolRelNBlocks(dirIndex))
 			break;
-		page = PoolRelGetPage(dirIndex, blkno);
 		lock = PoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
+		page = PoolRelGetPage(dirIndex, blkno);
 		if (off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
 			ItemIdIsNormal(PageGetItemId(page, off)))
 		{
@@ -758,11 +868,10 @@ static bool
 nvm_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 							 Snapshot snapshot)
 {
-	HeapTupleData tup;
 	bool		visible;
 
 	if (!NvmFetchVisible(rel, NvmRelDirIndex(rel), &slot->tts_tid, snapshot,
-						 &tup, &visible))
+						 &visible, NULL))
 		return false;
 	return visible;
 }
@@ -784,15 +893,47 @@ nvm_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 	{
 		TM_IndexDelete *d = &delstate->deltids[i];
 		TM_IndexStatus *st = &delstate->status[d->id];
-		TransactionId xmax;
+		BlockNumber blkno = ItemPointerGetBlockNumber(&d->tid);
+		OffsetNumber off = ItemPointerGetOffsetNumber(&d->tid);
+		TransactionId priorXmax = InvalidTransactionId;
+		TransactionId chainLatest = InvalidTransactionId;
+		bool		atRoot = true;
+		bool		dead = true;
+		LWLock	   *lock;
+		Page		page;
+		HeapTupleData tup;
 
-		if (NvmTupleDeadToAll(rel, dirIndex, &d->tid, &xmax))
+		if (blkno >= PoolRelNBlocks(dirIndex))
+			continue;
+		lock = PoolPageLock(dirIndex, blkno);
+		LWLockAcquire(lock, LW_SHARED);
+		page = PoolRelGetPage(dirIndex, blkno);
+		/* deletable when every version of the chain is dead to all */
+		while (NvmChainMember(rel, page, blkno, &off, atRoot, priorXmax, &tup))
 		{
-			st->knowndeletable = true;
-			if (TransactionIdIsNormal(xmax) &&
-				(!TransactionIdIsValid(latest) || TransactionIdFollows(xmax, latest)))
-				latest = xmax;
+			TransactionId deleter;
+
+			if (!NvmDeadToAll(rel, &tup, &deleter))
+			{
+				dead = false;
+				break;
+			}
+			if (TransactionIdIsNormal(deleter) &&
+				(!TransactionIdIsValid(chainLatest) ||
+				 TransactionIdFollows(deleter, chainLatest)))
+				chainLatest = deleter;
+			atRoot = false;
+			off = NvmChainStep(&tup, &priorXmax);
+			if (off == InvalidOffsetNumber)
+				break;
 		}
+		LWLockRelease(lock);
+		if (!dead)
+			continue;
+		st->knowndeletable = true;
+		if (TransactionIdIsValid(chainLatest) &&
+			(!TransactionIdIsValid(latest) || TransactionIdFollows(chainLatest, latest)))
+			latest = chainLatest;
 	}
 	return latest;
 }
@@ -892,8 +1033,8 @@ nvm_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
  * points tup at the tuple.  Errors out for a tid that names no tuple.
  */
 static Page
-NvmLockPageOf(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
-			  LWLock **lockp)
+NvmLockPageOfExt(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
+				 LWLock **lockp, bool missing_ok)
 {
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
 	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
@@ -902,18 +1043,27 @@ NvmLockPageOf(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
 	if (blkno >= PoolRelNBlocks(dirIndex))
 		elog(ERROR, "nvm_am: tid (%u,%u) beyond the end of relation \"%s\"",
 			 blkno, off, RelationGetRelationName(rel));
-	page = PoolRelGetPage(dirIndex, blkno);
 	*lockp = PoolPageLock(dirIndex, blkno);
 	LWLockAcquire(*lockp, LW_EXCLUSIVE);
+	page = PoolRelGetPage(dirIndex, blkno);
 	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
 		!ItemIdIsNormal(PageGetItemId(page, off)))
 	{
 		LWLockRelease(*lockp);
+		if (missing_ok)
+			return NULL;
 		elog(ERROR, "nvm_am: tid (%u,%u) of relation \"%s\" names no tuple",
 			 blkno, off, RelationGetRelationName(rel));
 	}
 	NvmSetTuple(tup, rel, page, blkno, off);
 	return page;
+}
+
+static inline Page
+NvmLockPageOf(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
+			  LWLock **lockp)
+{
+	return NvmLockPageOfExt(rel, dirIndex, tid, tup, lockp, false);
 }
 
 static void
@@ -1020,7 +1170,7 @@ NvmSetXmaxHeader(HeapTupleHeader hdr, HeapTuple tup, TransactionId xid,
 	if (!lockbits)
 		HeapTupleHeaderAdjustCmax(hdr, &cid, &iscombo);
 	hdr->t_infomask &= ~(HEAP_XMAX_BITS | HEAP_MOVED);
-	hdr->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+	hdr->t_infomask2 &= ~(HEAP_KEYS_UPDATED | HEAP_HOT_UPDATED);
 	if (keysUpdated)
 		hdr->t_infomask2 |= HEAP_KEYS_UPDATED;
 	hdr->t_infomask |= lockbits;
@@ -1049,6 +1199,8 @@ nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	page = NvmLockPageOf(rel, dirIndex, tid, &tup, &lock);
 	do
 	{
+		/* the page may have moved to a new frame while we waited */
+		page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
 		NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(tid),
 					ItemPointerGetOffsetNumber(tid));
 		result = NvmCheckModify(rel, &tup, cid, crosscheck,
@@ -1086,6 +1238,45 @@ nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	return TM_Ok;
 }
 
+/*
+ * NvmCanHot - may newtup replace oldtup as a heap-only tuple (a HOT
+ * update: no index entries)?  Only if no indexed column changed and no
+ * TOAST work is needed.
+ */
+static bool
+NvmCanHot(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple newtup)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	bool		result = true;
+	int			x = -1;
+
+	if (HeapTupleHasExternal(oldtup) || HeapTupleHasExternal(newtup) ||
+		newtup->t_len > TOAST_TUPLE_THRESHOLD)
+		return false;
+	while (result && (x = bms_next_member(attrs, x)) >= 0)
+	{
+		int			attnum = x + FirstLowInvalidHeapAttributeNumber;
+		bool		null1;
+		bool		null2;
+		Datum		d1;
+		Datum		d2;
+		Form_pg_attribute att;
+
+		if (attnum <= 0)
+		{
+			result = false;		/* a system column or the whole row */
+			break;
+		}
+		d1 = heap_getattr(oldtup, attnum, desc, &null1);
+		d2 = heap_getattr(newtup, attnum, desc, &null2);
+		att = TupleDescAttr(desc, attnum - 1);
+		if (null1 != null2 ||
+			(!null1 && !datumIsEqual(d1, d2, att->attbyval, att->attlen)))
+			result = false;
+	}
+	return result;
+}
+
 static TM_Result
 nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
@@ -1104,15 +1295,22 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTuple	newtup;
 	HeapTuple	heaptup;
 	HeapTuple	oldcopy = NULL;
+	Bitmapset  *hotattrs;
 
 	*lockmode = LockTupleExclusive;
 	*update_indexes = true;
 	NvmBeforeWrite();
+	/* catalog lookups and copying before the page is locked */
+	hotattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_ALL);
+	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+	slot->tts_tableOid = RelationGetRelid(rel);
 
 	/* step 1: mark the old version as updated by us */
 	page = NvmLockPageOf(rel, dirIndex, otid, &oldtup, &lock);
 	do
 	{
+		/* the page may have moved to a new frame while we waited */
+		page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(otid));
 		NvmSetTuple(&oldtup, rel, page, ItemPointerGetBlockNumber(otid),
 					ItemPointerGetOffsetNumber(otid));
 		result = NvmCheckModify(rel, &oldtup, cid, crosscheck,
@@ -1132,6 +1330,49 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		return result;
 	}
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
+
+	/*
+	 * A HOT update: the new version goes on the same page as a heap-only
+	 * tuple that the indexes reach through the old one, all while the page
+	 * stays locked.  The new version is placed first: a crash before the old
+	 * version points to it leaves an unreachable tuple of a transaction that
+	 * never committed, which pruning removes.
+	 */
+	if (NvmCanHot(rel, hotattrs, &oldtup, newtup))
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(otid);
+		OffsetNumber off;
+
+		heaptup = NvmPrepareInsert(rel, newtup, xid, cid, 0, NULL);
+		Assert(heaptup == newtup);
+		heaptup->t_data->t_infomask |= HEAP_UPDATED;
+		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
+		off = IplPlaceTupleOnPage(page, blkno, heaptup);
+		if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno))
+		{
+			page = PoolRelGetPage(dirIndex, blkno);
+			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
+			off = IplPlaceTupleOnPage(page, blkno, heaptup);
+		}
+		if (off != InvalidOffsetNumber)
+		{
+			NvmSetXmaxHeader(&hdr, &oldtup, xid, cid, 0, true);
+			hdr.t_ctid = heaptup->t_self;
+			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+			LWLockRelease(lock);
+			slot->tts_tid = heaptup->t_self;
+			*update_indexes = false;
+			if (shouldFree)
+				pfree(newtup);
+			pgstat_count_heap_update(rel, true);
+			PoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
+			PoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
+			return TM_Ok;
+		}
+		HeapTupleHeaderClearHeapOnly(heaptup->t_data);
+	}
+
 	NvmSetXmaxHeader(&hdr, &oldtup, xid, cid, 0, true);
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
 	if (HeapTupleHasExternal(&oldtup))
@@ -1144,8 +1385,6 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	 * anyone who wants to change it waits for us, and a crash leaves an
 	 * update by a transaction that never committed.
 	 */
-	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
-	slot->tts_tableOid = RelationGetRelid(rel);
 	heaptup = NvmPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
 	IplPlaceTuple(rel, dirIndex, heaptup, false);
@@ -1220,7 +1459,11 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 
 		if (ItemPointerGetBlockNumber(&ctid) >= PoolRelNBlocks(dirIndex))
 			return TM_Deleted;
-		page = NvmLockPageOf(rel, dirIndex, &ctid, &tup, &lock);
+		/* a later version may have been pruned away: the row is gone */
+		page = NvmLockPageOfExt(rel, dirIndex, &ctid, &tup, &lock,
+								TransactionIdIsValid(priorXmax));
+		if (page == NULL)
+			return TM_Deleted;
 		if (TransactionIdIsValid(priorXmax) &&
 			!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup.t_data)))
 		{
@@ -1230,6 +1473,8 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		}
 		do
 		{
+			/* the page may have moved to a new frame while we waited */
+			page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(&ctid));
 			NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(&ctid),
 						ItemPointerGetOffsetNumber(&ctid));
 			result = NvmCheckModify(rel, &tup, cid, InvalidSnapshot,
@@ -1399,6 +1644,9 @@ nvm_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
 			HeapTupleHeaderSetXmax(copy->t_data, InvalidTransactionId);
 		}
+		/* chains do not survive the copy: every version gets index entries */
+		HeapTupleHeaderClearHotUpdated(copy->t_data);
+		HeapTupleHeaderClearHeapOnly(copy->t_data);
 		copy->t_tableOid = RelationGetRelid(NewTable);
 		stored = copy;
 		if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
@@ -1432,12 +1680,13 @@ nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
-		Page		page = PoolRelGetPage(dirIndex, blkno);
 		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+		Page		page;
 		OffsetNumber maxoff;
 
 		CHECK_FOR_INTERRUPTS();
 		LWLockAcquire(lock, LW_SHARED);
+		page = PoolRelGetPage(dirIndex, blkno);
 		maxoff = PageGetMaxOffsetNumber(page);
 		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 		{
@@ -1484,11 +1733,12 @@ nvm_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							TupleTableSlot *slot)
 {
 	NvmScanDesc scan = (NvmScanDesc) sscan;
-	Page		page = PoolRelGetPage(scan->dirIndex, scan->cblock);
 	LWLock	   *lock = PoolPageLock(scan->dirIndex, scan->cblock);
+	Page		page;
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
+	page = NvmHoldFrame(scan->dirIndex, scan->cblock, &scan->cframe);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (; scan->next_offset <= maxoff; scan->next_offset++)
 	{
@@ -1538,6 +1788,40 @@ nvm_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 	return false;
 }
 
+/*
+ * NvmRootTid - the TID an index entry for tup must have: tup's own, or for
+ * a heap-only tuple that of the root of its HOT chain.  The root offsets of
+ * the scan's current page are computed once per page into roots[].
+ */
+static void
+NvmRootTid(TableScanDesc sscan, HeapTuple tup, OffsetNumber *roots,
+		   BlockNumber *rootsBlock, ItemPointer result)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	BlockNumber blkno = ItemPointerGetBlockNumber(&tup->t_self);
+	OffsetNumber off = ItemPointerGetOffsetNumber(&tup->t_self);
+
+	*result = tup->t_self;
+	if (!HeapTupleIsHeapOnly(tup))
+		return;
+	if (*rootsBlock != blkno)
+	{
+		LWLock	   *lock = PoolPageLock(scan->dirIndex, blkno);
+
+		Assert(scan->cblock == blkno);
+		LWLockAcquire(lock, LW_SHARED);
+		heap_get_root_tuples(scan->cpage, roots);
+		LWLockRelease(lock);
+		*rootsBlock = blkno;
+	}
+	if (!OffsetNumberIsValid(roots[off - 1]))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("failed to find parent tuple for heap-only tuple at (%u,%u) in table \"%s\"",
+								 blkno, off, RelationGetRelationName(sscan->rs_rd))));
+	ItemPointerSetOffsetNumber(result, roots[off - 1]);
+}
+
 static double
 nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 						   IndexInfo *indexInfo, bool allow_sync,
@@ -1556,6 +1840,8 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 	Snapshot	snapshot;
 	bool		need_unregister = false;
 	TransactionId OldestXmin = InvalidTransactionId;
+	OffsetNumber roots[MaxHeapTuplesPerPage];
+	BlockNumber rootsBlock = InvalidBlockNumber;
 
 	econtext->ecxt_scantuple = slot;
 	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
@@ -1594,6 +1880,7 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 		HeapTuple	tup = ExecFetchSlotHeapTuple(slot, false, NULL);
 		bool		indexIt = true;
 		bool		alive = true;
+		ItemPointerData rootTid;
 
 		CHECK_FOR_INTERRUPTS();
 		if (snapshot == SnapshotAny)
@@ -1612,6 +1899,17 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 						break;
 					case HEAPTUPLE_RECENTLY_DEAD:
 						alive = false;
+
+						/*
+						 * Only the end of a HOT chain gets an entry; snapshots
+						 * older than the index may miss this version, so the
+						 * index is marked unsafe for them, as heap does.
+						 */
+						if (HeapTupleIsHotUpdated(tup))
+						{
+							indexIt = false;
+							indexInfo->ii_BrokenHotChain = true;
+						}
 						break;
 					case HEAPTUPLE_INSERT_IN_PROGRESS:
 						xwait = HeapTupleHeaderGetRawXmin(tup->t_data);
@@ -1626,6 +1924,11 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 						{
 							alive = false;
 							xwait = InvalidTransactionId;
+							if (HeapTupleIsHotUpdated(tup))
+							{
+								indexIt = false;
+								indexInfo->ii_BrokenHotChain = true;
+							}
 						}
 						break;
 				}
@@ -1646,7 +1949,8 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 		if (predicate != NULL && !ExecQual(predicate, econtext))
 			continue;
 		FormIndexDatum(indexInfo, slot, estate, values, isnull);
-		callback(indexRelation, &tup->t_self, values, isnull, alive,
+		NvmRootTid(scan, tup, roots, &rootsBlock, &rootTid);
+		callback(indexRelation, &rootTid, values, isnull, alive,
 				 callback_state);
 	}
 
@@ -1680,6 +1984,10 @@ nvm_index_validate_scan(Relation heapRelation, Relation indexRelation,
 	ItemPointerData indexcursor;
 	bool		tuplesort_empty = false;
 	bool		have_cursor = false;
+	OffsetNumber roots[MaxHeapTuplesPerPage];
+	BlockNumber rootsBlock = InvalidBlockNumber;
+	bool		inIndex[MaxHeapTuplesPerPage];
+	BlockNumber inIndexBlock = InvalidBlockNumber;
 
 	econtext->ecxt_scantuple = slot;
 	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
@@ -1688,10 +1996,26 @@ nvm_index_validate_scan(Relation heapRelation, Relation indexRelation,
 
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
-		ItemPointer tid = &slot->tts_tid;
+		ItemPointerData rootTid;
+		ItemPointer tid = &rootTid;
+
+		NvmRootTid(scan, ExecFetchSlotHeapTuple(slot, false, NULL), roots,
+				   &rootsBlock, &rootTid);
 
 		CHECK_FOR_INTERRUPTS();
-		/* advance the sorted index TIDs up to this tuple */
+		if (ItemPointerGetBlockNumber(tid) != inIndexBlock)
+		{
+			memset(inIndex, 0, sizeof(inIndex));
+			inIndexBlock = ItemPointerGetBlockNumber(tid);
+			if (have_cursor && ItemPointerGetBlockNumber(&indexcursor) == inIndexBlock)
+				inIndex[ItemPointerGetOffsetNumber(&indexcursor) - 1] = true;
+		}
+
+		/*
+		 * Advance the sorted index TIDs up to this tuple's root, noting the
+		 * entries of this block: root TIDs of heap-only tuples do not come
+		 * in order.
+		 */
 		while (!tuplesort_empty &&
 			   (!have_cursor || ItemPointerCompare(&indexcursor, tid) < 0))
 		{
@@ -1702,6 +2026,8 @@ nvm_index_validate_scan(Relation heapRelation, Relation indexRelation,
 			{
 				itemptr_decode(&indexcursor, DatumGetInt64(ts_val));
 				have_cursor = true;
+				if (ItemPointerGetBlockNumber(&indexcursor) == inIndexBlock)
+					inIndex[ItemPointerGetOffsetNumber(&indexcursor) - 1] = true;
 			}
 			else
 			{
@@ -1709,7 +2035,8 @@ nvm_index_validate_scan(Relation heapRelation, Relation indexRelation,
 				have_cursor = false;
 			}
 		}
-		if (have_cursor && ItemPointerEquals(&indexcursor, tid))
+		if ((have_cursor && ItemPointerEquals(&indexcursor, tid)) ||
+			inIndex[ItemPointerGetOffsetNumber(tid) - 1])
 			continue;
 
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
@@ -1806,6 +2133,22 @@ nvm_estimate_rel_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
  * ------------------------------------------------------------------------
  */
 
+/*
+ * NvmBitmapVisible - does the bitmap scan's snapshot see tup?  Takes the
+ * predicate lock and checks for rw-conflicts like any read.
+ */
+static bool
+NvmBitmapVisible(TableScanDesc sscan, HeapTuple tup)
+{
+	bool		visible = NvmTupleSatisfies(tup, sscan->rs_snapshot);
+
+	NvmCheckConflictOut(visible, sscan->rs_rd, tup, sscan->rs_snapshot);
+	if (visible)
+		PredicateLockTID(sscan->rs_rd, &tup->t_self, sscan->rs_snapshot,
+						 HeapTupleHeaderGetXmin(tup->t_data));
+	return visible;
+}
+
 static bool
 nvm_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 {
@@ -1819,30 +2162,47 @@ nvm_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 	scan->cindex = 0;
 	if (blkno >= PoolRelNBlocks(scan->dirIndex))
 		return false;
-	page = PoolRelGetPage(scan->dirIndex, blkno);
 	lock = PoolPageLock(scan->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
+	page = NvmHoldFrame(scan->dirIndex, blkno, &scan->cframe);
+	scan->cpage = page;
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-		int			count = tbmres->ntuples >= 0 ? tbmres->ntuples : maxoff;
+		bool		exact = tbmres->ntuples >= 0;
+		int			count = exact ? tbmres->ntuples : maxoff;
 
 		for (int i = 0; i < count; i++)
 		{
-			OffsetNumber off = tbmres->ntuples >= 0 ? tbmres->offsets[i] : i + 1;
+			OffsetNumber off = exact ? tbmres->offsets[i] : i + 1;
+			TransactionId priorXmax = InvalidTransactionId;
+			bool		atRoot = true;
 			HeapTupleData tup;
-			bool		visible;
 
-			if (off < FirstOffsetNumber || off > maxoff ||
-				!ItemIdIsNormal(PageGetItemId(page, off)))
-				continue;
-			NvmSetTuple(&tup, sscan->rs_rd, page, blkno, off);
-			visible = NvmTupleSatisfies(&tup, sscan->rs_snapshot);
-			NvmCheckConflictOut(visible, sscan->rs_rd, &tup, sscan->rs_snapshot);
-			if (visible)
+			/*
+			 * An exact bitmap names index entries, i.e. roots of HOT chains:
+			 * the visible version may be further down the chain.  A lossy
+			 * one means every tuple of the page.
+			 */
+			if (!exact)
 			{
-				PredicateLockTID(sscan->rs_rd, &tup.t_self, sscan->rs_snapshot,
-								 HeapTupleHeaderGetXmin(tup.t_data));
-				scan->vis[n++] = off;
+				if (!ItemIdIsNormal(PageGetItemId(page, off)))
+					continue;
+				NvmSetTuple(&tup, sscan->rs_rd, page, blkno, off);
+				if (NvmBitmapVisible(sscan, &tup))
+					scan->vis[n++] = off;
+				continue;
+			}
+			while (NvmChainMember(sscan->rs_rd, page, blkno, &off, atRoot, priorXmax, &tup))
+			{
+				if (NvmBitmapVisible(sscan, &tup))
+				{
+					scan->vis[n++] = off;
+					break;
+				}
+				atRoot = false;
+				off = NvmChainStep(&tup, &priorXmax);
+				if (off == InvalidOffsetNumber)
+					break;
 			}
 		}
 	}
@@ -1861,8 +2221,7 @@ nvm_scan_bitmap_next_tuple(TableScanDesc sscan, TBMIterateResult *tbmres,
 
 	if (scan->cindex >= scan->ntuples)
 		return false;
-	NvmSetTuple(&scan->tuple, sscan->rs_rd,
-				PoolRelGetPage(scan->dirIndex, scan->cblock), scan->cblock,
+	NvmSetTuple(&scan->tuple, sscan->rs_rd, scan->cpage, scan->cblock,
 				scan->vis[scan->cindex++]);
 	pgstat_count_heap_fetch(sscan->rs_rd);
 	ExecStoreHeapTuple(&scan->tuple, slot, false);
@@ -1900,11 +2259,12 @@ nvm_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 {
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	TsmRoutine *tsm = scanstate->tsmroutine;
-	Page		page = PoolRelGetPage(scan->dirIndex, scan->cblock);
 	LWLock	   *lock = PoolPageLock(scan->dirIndex, scan->cblock);
+	Page		page;
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
+	page = NvmHoldFrame(scan->dirIndex, scan->cblock, &scan->cframe);
 	maxoff = PageGetMaxOffsetNumber(page);
 	LWLockRelease(lock);
 	for (;;)

@@ -55,6 +55,9 @@ typedef enum NvmCounter
 	NVM_STAT_RELS_DROPPED,
 	NVM_STAT_XID_WAL_RECORDS,
 	NVM_STAT_PENDING_RESOLVED,
+	NVM_STAT_FRAMES_RECLAIMED,
+	NVM_STAT_PAGES_PRUNED,
+	NVM_STAT_HOT_UPDATES,
 	NVM_NUM_COUNTERS
 } NvmCounter;
 
@@ -111,8 +114,15 @@ extern void PoolRelTruncate(int dirIndex);
 extern BlockNumber PoolRelNBlocks(int dirIndex);
 extern Page PoolRelGetPage(int dirIndex, BlockNumber blkno);
 extern uint64 PoolAllocFrame(void);
+extern uint64 PoolTryAllocFrame(void);
 extern Page PoolFramePage(uint64 frame);
 extern void PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);
+extern uint64 PoolRelGetFrame(int dirIndex, BlockNumber blkno);
+extern uint64 PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe);
+extern void PoolPinFrame(uint64 frame);
+extern void PoolUnpinFrame(uint64 frame);
+extern void PoolReleaseAllPins(void);
+extern void PoolRetireFrame(uint64 frame);
 extern int	PoolDirSize(void);
 extern bool PoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state);
 extern LWLock *PoolDirLock(void);
@@ -127,6 +137,8 @@ extern void IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup,
 						  bool keepCtid);
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);
+extern bool IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno);
+extern OffsetNumber IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup);
 extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
 extern void IplCopyRelation(int srcIndex, int dstIndex, struct SMgrRelationData *dstsmgr);
 

@@ -128,6 +128,15 @@ static bool pool_is_pmem = false;
 static char *pool_resolved_path = NULL;
 static int	pool_lock_fd = -1;
 static NvmPoolShared *pool_shared = NULL;
+static pg_atomic_uint32 *pool_pins = NULL;
+
+/* frames this backend has pinned (a multiset), released at transaction end */
+static uint64 *local_pins = NULL;
+static int	local_npins = 0;
+static int	local_maxpins = 0;
+
+#define PIN_RETIRED		0x80000000u
+#define PIN_COUNT_MASK	0x7FFFFFFFu
 
 static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"pmem_bytes_written",
@@ -142,6 +151,9 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"relations_dropped",
 	"xid_wal_records",
 	"pending_resolved",
+	"frames_reclaimed",
+	"pages_pruned",
+	"hot_updates",
 };
 
 static pg_crc32c
@@ -469,11 +481,25 @@ PoolBitmapWords(void)
 	return (hdr.nframes + 64) / 64;
 }
 
+static uint64
+PoolFrameCount(void)
+{
+	NvmPoolHeader hdr;
+
+	if (pool_header)
+		return pool_header->nframes;
+	PoolComputeLayout(&hdr, PoolConfiguredSize());
+	return hdr.nframes;
+}
+
 Size
 PoolShmemSize(void)
 {
-	return add_size(offsetof(NvmPoolShared, bitmap),
-					mul_size(PoolBitmapWords(), sizeof(uint64)));
+	Size		size = add_size(offsetof(NvmPoolShared, bitmap),
+								mul_size(PoolBitmapWords(), sizeof(uint64)));
+
+	/* one pin word per frame */
+	return add_size(size, mul_size(PoolFrameCount() + 1, sizeof(pg_atomic_uint32)));
 }
 
 void
@@ -596,8 +622,13 @@ PoolShmemInit(void)
 	bool		found;
 
 	pool_shared = ShmemInitStruct("nvm_am pool", PoolShmemSize(), &found);
+	pool_pins = (pg_atomic_uint32 *) ((char *) pool_shared +
+									  add_size(offsetof(NvmPoolShared, bitmap),
+											   mul_size(PoolBitmapWords(), sizeof(uint64))));
 	if (!found)
 	{
+		for (uint64 f = 0; f <= PoolFrameCount(); f++)
+			pg_atomic_init_u32(&pool_pins[f], 0);
 		pool_shared->locks = GetNamedLWLockTranche("nvm_am");
 		pool_shared->alloc_hint = 0;
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
@@ -687,11 +718,12 @@ PoolPageLock(int dirIndex, BlockNumber blkno)
  */
 
 /*
- * PoolAllocFrame - take a free frame.  The frame's contents are undefined;
- * it becomes durable allocation only when published in a page table.
+ * PoolTryAllocFrame - take a free frame, or return 0 when there is none.
+ * The frame's contents are undefined; it becomes durable allocation only
+ * when published in a page table.
  */
 uint64
-PoolAllocFrame(void)
+PoolTryAllocFrame(void)
 {
 	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
 	uint64		words = PoolBitmapWords();
@@ -718,6 +750,17 @@ PoolAllocFrame(void)
 		}
 	}
 	LWLockRelease(lock);
+	Assert(frame == 0 || FrameValid(frame));
+	return frame;
+}
+
+/*
+ * PoolAllocFrame - take a free frame; error out when the pool is full.
+ */
+uint64
+PoolAllocFrame(void)
+{
+	uint64		frame = PoolTryAllocFrame();
 
 	if (frame == 0)
 		ereport(ERROR,
@@ -726,7 +769,6 @@ PoolAllocFrame(void)
 				 errdetail("All %llu page frames of pool file \"%s\" are in use.",
 						   (unsigned long long) pool_header->nframes, pool_resolved_path),
 				 errhint("Drop or truncate nvm_am tables, or create the cluster's pool with a larger nvm_am.pool_size.")));
-	Assert(FrameValid(frame));
 	return frame;
 }
 
@@ -1038,4 +1080,132 @@ PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
 	PoolPublish64(&leaf[blkno % NVM_PT_FANOUT], frame);
 	PoolPublish64(&e->nblocks, (uint64) blkno + 1);
 	PoolCountAdd(NVM_STAT_PAGES_EXTENDED, 1);
+}
+
+/* ----------------------------------------------------------------
+ * Frame pins and retirement
+ *
+ * A backend that keeps a pointer into a page frame after releasing the
+ * page lock (a scan's current page, a tuple returned by an index fetch)
+ * pins the frame while it holds the page lock.  A page that is rewritten
+ * (copy-on-write) gets a new frame; the old one is retired and freed once
+ * its last pin is gone.  Since pins are taken under the page lock and
+ * frames are swapped under the page lock held exclusively, no pin can be
+ * taken on a frame after it was retired.
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * PoolRelGetFrame - frame number of a block.  Caller holds the page lock.
+ */
+uint64
+PoolRelGetFrame(int dirIndex, BlockNumber blkno)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64		leaf;
+
+	(void) PoolRelGetPage(dirIndex, blkno);	/* validates the path */
+	leaf = ((uint64 *) FrameAddr(e->root))[blkno / NVM_PT_FANOUT];
+	return ((uint64 *) FrameAddr(leaf))[blkno % NVM_PT_FANOUT];
+}
+
+static void
+PoolFreeOne(uint64 frame)
+{
+	PoolFreeFrames(&frame, 1);
+	PoolCountAdd(NVM_STAT_FRAMES_RECLAIMED, 1);
+}
+
+/*
+ * PoolPinFrame - pin a frame; caller holds the lock of the page in it.
+ */
+void
+PoolPinFrame(uint64 frame)
+{
+	Assert(FrameValid(frame));
+	if (local_npins >= local_maxpins)
+	{
+		local_maxpins = Max(16, local_maxpins * 2);
+		local_pins = local_pins ?
+			repalloc(local_pins, local_maxpins * sizeof(uint64)) :
+			MemoryContextAlloc(TopMemoryContext, local_maxpins * sizeof(uint64));
+	}
+	local_pins[local_npins++] = frame;
+	pg_atomic_fetch_add_u32(&pool_pins[frame], 1);
+}
+
+static void
+PoolUnpinShared(uint64 frame)
+{
+	uint32		old = pg_atomic_fetch_sub_u32(&pool_pins[frame], 1);
+	uint32		retired = PIN_RETIRED;
+
+	Assert((old & PIN_COUNT_MASK) > 0);
+	/* the last pin of a retired frame frees it */
+	if (old == (PIN_RETIRED | 1) &&
+		pg_atomic_compare_exchange_u32(&pool_pins[frame], &retired, 0))
+		PoolFreeOne(frame);
+}
+
+/*
+ * PoolUnpinFrame - drop one pin this backend holds on frame.
+ */
+void
+PoolUnpinFrame(uint64 frame)
+{
+	for (int i = local_npins - 1; i >= 0; i--)
+	{
+		if (local_pins[i] == frame)
+		{
+			local_pins[i] = local_pins[--local_npins];
+			PoolUnpinShared(frame);
+			return;
+		}
+	}
+	elog(ERROR, "nvm_am frame %llu is not pinned", (unsigned long long) frame);
+}
+
+/*
+ * PoolReleaseAllPins - drop every pin of this backend (transaction end).
+ */
+void
+PoolReleaseAllPins(void)
+{
+	while (local_npins > 0)
+		PoolUnpinShared(local_pins[--local_npins]);
+}
+
+/*
+ * PoolRetireFrame - a frame no page table reaches any more is freed as
+ * soon as no backend has it pinned.
+ */
+void
+PoolRetireFrame(uint64 frame)
+{
+	uint32		old = pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_RETIRED);
+	uint32		retired = PIN_RETIRED;
+
+	Assert(!(old & PIN_RETIRED));
+	if ((old & PIN_COUNT_MASK) == 0 &&
+		pg_atomic_compare_exchange_u32(&pool_pins[frame], &retired, 0))
+		PoolFreeOne(frame);
+}
+
+/*
+ * PoolRelSwapFrame - make block blkno live in newframe (initialised and
+ * persisted by the caller); returns the old frame, which the caller
+ * retires.  Caller holds the page lock exclusively.
+ */
+uint64
+PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64	   *leaf;
+	uint64		old;
+
+	(void) PoolRelGetPage(dirIndex, blkno);	/* validates the path */
+	leaf = (uint64 *) FrameAddr(((uint64 *) FrameAddr(e->root))[blkno / NVM_PT_FANOUT]);
+	old = leaf[blkno % NVM_PT_FANOUT];
+	PoolPublish64(&leaf[blkno % NVM_PT_FANOUT], newframe);
+	return old;
 }

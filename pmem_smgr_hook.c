@@ -392,8 +392,13 @@ NvmXactCallback(XactEvent event, void *arg)
 			break;
 	}
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
-		event == XACT_EVENT_PREPARE)
+		event == XACT_EVENT_PREPARE || event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PARALLEL_ABORT)
+	{
 		last_logged_xid = InvalidTransactionId;
+		/* scans are over: drop frame pins left by scans an error ended */
+		PoolReleaseAllPins();
+	}
 }
 
 static void
