@@ -3,19 +3,27 @@
  * ipl_log.c
  *	  Page operations of nvm_am.  This is the only code that writes a page
  *	  frame: initialising a new page, placing a tuple, rewriting a tuple's
- *	  header (xmax, command id, ctid, infomask bits) and copying pages.
+ *	  header (xmax, command id, ctid, infomask bits), setting hint bits,
+ *	  pruning a page and copying pages.
  *
- *	  This version applies every change in place, in an order that makes
- *	  each change crash-atomic with nothing but 8-byte publishes:
+ *	  This version applies changes in place, in an order that makes each
+ *	  change crash-atomic with nothing but 8-byte publishes:
  *
  *	  - placing a tuple writes the tuple body and its line pointer past the
  *		page's pd_lower, persists them, and then publishes the 8-byte word
  *		holding pd_checksum, pd_flags, pd_lower and pd_upper.  A crash before
- *		the publish leaves bytes beyond pd_lower that nothing reads.
+ *		the publish leaves bytes beyond pd_lower that nothing reads.  When a
+ *		free line pointer is reused, pd_upper is published first and the
+ *		4-byte line pointer written after it.
  *	  - rewriting a tuple header persists bytes 0-15 (xmin, xmax, command
  *		id, ctid block) first and then publishes bytes 16-23 (ctid offset,
  *		t_infomask2, t_infomask).  The infomask is what makes a new xmax
  *		count, so a crash in between leaves the old meaning of the tuple.
+ *	  - pruning never changes a page that readers may point into: the pruned
+ *		page is built in local memory, written to a new frame, persisted, and
+ *		published by swinging the page-table entry; the old frame is retired
+ *		and freed by the pool once no backend has it pinned.
+ *	  - hint bits and pd_prune_xid are hints: written, never persisted.
  *
  *	  The in-page log (per-page redo records merged on read) replaces these
  *	  in-place writes behind the same functions.

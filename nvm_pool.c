@@ -42,6 +42,11 @@
  * by ipl_log.c and nvm_am.c around page reads and changes.  No code holds
  * two page locks at once.
  *
+ * Frame pins: a backend that keeps a pointer into a frame after releasing
+ * the page lock pins the frame (a counter per frame in shared memory, taken
+ * under the page lock).  A frame replaced by copy-on-write is retired and
+ * freed by whoever drops its last pin.
+ *
  * The pool file is mapped once, by the postmaster in _PG_init, before any
  * child is forked: every process sees it at the same address.
  *
