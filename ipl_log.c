@@ -25,6 +25,9 @@
  *		and freed by the pool once no backend has it pinned.
  *	  - hint bits and pd_prune_xid are hints: written, never persisted.
  *
+ *	  - VACUUM frees dead line pointers (4-byte stores) only after the index
+ *		entries pointing to them are gone and that is flushed to WAL.
+ *
  *	  The in-page log (per-page redo records merged on read) replaces these
  *	  in-place writes behind the same functions.
  *
@@ -39,6 +42,7 @@
 #include "access/htup_details.h"
 #include "miscadmin.h"
 #include "storage/bufpage.h"
+#include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "storage/smgr.h"
 #include "utils/snapmgr.h"
@@ -185,7 +189,7 @@ IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup)
  * page lock exclusively.
  */
 bool
-IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno)
+IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force)
 {
 	Page		page = PoolRelGetPage(dirIndex, blkno);
 	PGAlignedBlock copy;
@@ -199,8 +203,9 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno)
 	bool		changed = false;
 	uint64		frame;
 
-	if (!TransactionIdIsValid(pruneXid) ||
-		!GlobalVisTestIsRemovableXid(vistest, pruneXid))
+	if (!force &&
+		(!TransactionIdIsValid(pruneXid) ||
+		 !GlobalVisTestIsRemovableXid(vistest, pruneXid)))
 		return false;
 
 	memcpy(np, page, BLCKSZ);
@@ -337,6 +342,7 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 {
 	BlockNumber nblocks;
 	BlockNumber blkno;
+	int			fsmTries = 0;
 
 	if (tup->t_len > MaxHeapTupleSize)
 		ereport(ERROR,
@@ -352,6 +358,8 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 
 	for (;;)
 	{
+		Size		avail = 0;
+
 		if (blkno != InvalidBlockNumber)
 		{
 			LWLock	   *lock = PoolPageLock(dirIndex, blkno);
@@ -359,8 +367,10 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
 			off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
-			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno))
+			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false))
 				off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+			if (off == InvalidOffsetNumber)
+				avail = PageGetHeapFreeSpace(PoolRelGetPage(dirIndex, blkno));
 			LWLockRelease(lock);
 			if (off != InvalidOffsetNumber)
 			{
@@ -368,13 +378,34 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 				target_block = blkno;
 				return;
 			}
-			/* the last page is full: try a newer last page, else extend */
-			nblocks = PoolRelNBlocks(dirIndex);
-			if (blkno + 1 < nblocks)
+		}
+
+		/*
+		 * The page is full: ask the free space map (filled by VACUUM) for a
+		 * page with room, correcting what it said about this one; a few
+		 * times at most.  FSM pages live in shared buffers: never consult
+		 * it with a page lock held.
+		 */
+		nblocks = PoolRelNBlocks(dirIndex);
+		if (fsmTries < 4)
+		{
+			BlockNumber cand;
+
+			cand = (fsmTries == 0 || blkno == InvalidBlockNumber) ?
+				GetPageWithFreeSpace(rel, MAXALIGN(tup->t_len)) :
+				RecordAndGetPageWithFreeSpace(rel, blkno, avail, MAXALIGN(tup->t_len));
+			fsmTries++;
+			if (cand != InvalidBlockNumber && cand < nblocks && cand != blkno)
 			{
-				blkno = nblocks - 1;
+				blkno = cand;
 				continue;
 			}
+		}
+		/* try a newer last page, else extend */
+		if (blkno != InvalidBlockNumber && blkno + 1 < nblocks)
+		{
+			blkno = nblocks - 1;
+			continue;
 		}
 		LockRelationForExtension(rel, ExclusiveLock);
 		nblocks = PoolRelNBlocks(dirIndex);
@@ -419,6 +450,36 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 		PageSetPrunable(page, HeapTupleHeaderGetRawXmax(newhdr));
 	else if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmin(newhdr)))
 		PageSetPrunable(page, RecentXmin);	/* a super-deleted insert */
+}
+
+/*
+ * IplSetUnused - free the dead line pointers offs[0..n-1] of page for reuse
+ * (VACUUM, after their index entries were removed).  Caller holds the page
+ * lock exclusively.
+ */
+void
+IplSetUnused(Page page, OffsetNumber *offs, int n)
+{
+	uint16		word[4];
+	bool		any = false;
+
+	for (int i = 0; i < n; i++)
+	{
+		ItemId		lp = PageGetItemId(page, offs[i]);
+
+		if (!ItemIdIsDead(lp))
+			continue;
+		ItemIdSetUnused(lp);
+		PoolFlush(lp, sizeof(ItemIdData));
+		any = true;
+	}
+	if (!any)
+		return;
+	PoolDrain();
+	/* pd_flags shares the 8-byte word with pd_lower and pd_upper */
+	memcpy(word, (char *) page + 8, sizeof(word));
+	word[1] |= PD_HAS_FREE_LINES;
+	PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
 }
 
 /*

@@ -35,6 +35,8 @@
 #include "access/tsmapi.h"
 #include "access/valid.h"
 #include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
 #include "catalog/storage.h"
@@ -48,6 +50,7 @@
 #include "nodes/execnodes.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
+#include "storage/freespace.h"
 #include "storage/ipc.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
@@ -1348,7 +1351,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		heaptup->t_data->t_infomask |= HEAP_UPDATED;
 		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
 		off = IplPlaceTupleOnPage(page, blkno, heaptup);
-		if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno))
+		if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false))
 		{
 			page = PoolRelGetPage(dirIndex, blkno);
 			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
@@ -1664,9 +1667,159 @@ nvm_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	ExecDropSingleTupleTableSlot(slot);
 }
 
+/* the dead TIDs one VACUUM collects, in TID order */
+typedef struct NvmDeadTids
+{
+	ItemPointerData *tids;
+	int64		n;
+	int64		max;
+} NvmDeadTids;
+
+static void
+NvmDeadTidsAdd(NvmDeadTids *d, BlockNumber blkno, OffsetNumber off)
+{
+	if (d->n >= d->max)
+	{
+		d->max = Max(1024, d->max * 2);
+		d->tids = d->tids ?
+			repalloc_huge(d->tids, d->max * sizeof(ItemPointerData)) :
+			palloc_extended(d->max * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	}
+	/* ItemPointerSet is a macro that evaluates its pointer more than once */
+	ItemPointerSet(&d->tids[d->n], blkno, off);
+	d->n++;
+}
+
+static int
+NvmTidCmp(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/* index_bulk_delete callback: is the entry's TID one of the dead ones? */
+static bool
+NvmTidReaped(ItemPointer itemptr, void *state)
+{
+	NvmDeadTids *d = (NvmDeadTids *) state;
+
+	return bsearch(itemptr, d->tids, d->n, sizeof(ItemPointerData), NvmTidCmp) != NULL;
+}
+
 /*
- * nvm_relation_vacuum - count live and dead tuples and report them; dead
- * tuples are not yet removed (VACUUM FULL and CLUSTER do remove them).
+ * NvmVacuumPage - prune one page, collect its dead line pointers, count
+ * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
+ * unfrozen.
+ */
+static void
+NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
+			  TransactionId OldestXmin, TransactionId FreezeLimit,
+			  NvmDeadTids *dead, double *live, double *deadrows,
+			  TransactionId *frozenXid)
+{
+	LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+	Page		page;
+	OffsetNumber maxoff;
+
+	LWLockAcquire(lock, LW_EXCLUSIVE);
+	(void) IplPrunePage(rel, dirIndex, blkno, true);
+	page = PoolRelGetPage(dirIndex, blkno);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+		HeapTupleHeader t;
+		TransactionId xmin;
+		TransactionId xmax;
+		bool		change = false;
+		HeapTupleHeaderData hdr;
+
+		if (ItemIdIsDead(lp))
+		{
+			NvmDeadTidsAdd(dead, blkno, off);
+			continue;
+		}
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		switch (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL))
+		{
+			case HEAPTUPLE_DEAD:
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*deadrows += 1;
+				break;
+			default:
+				*live += 1;
+				break;
+		}
+
+		/* freeze what is older than the freeze limit */
+		t = tup.t_data;
+		memcpy(&hdr, t, sizeof(hdr));
+		xmin = HeapTupleHeaderGetRawXmin(t);
+		if (!HeapTupleHeaderXminFrozen(t) && TransactionIdIsNormal(xmin) &&
+			(t->t_infomask & HEAP_XMIN_COMMITTED) &&
+			TransactionIdPrecedes(xmin, FreezeLimit))
+		{
+			HeapTupleHeaderSetXminFrozen(&hdr);
+			change = true;
+		}
+		xmax = HeapTupleHeaderGetRawXmax(t);
+		if (!(t->t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
+			TransactionIdPrecedes(xmax, OldestXmin) &&
+			(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmXidCommitted(xmax)))
+		{
+			/* a finished locker or an aborted deleter: forget it */
+			hdr.t_infomask &= ~HEAP_XMAX_BITS;
+			hdr.t_infomask |= HEAP_XMAX_INVALID;
+			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+			change = true;
+		}
+		if (change)
+			IplWriteTupleHeader(page, off, &hdr);
+
+		/* what the new relfrozenxid must not pass */
+		if (!HeapTupleHeaderXminFrozen(&hdr) && TransactionIdIsNormal(xmin) &&
+			TransactionIdPrecedes(xmin, *frozenXid))
+			*frozenXid = xmin;
+		xmax = HeapTupleHeaderGetRawXmax(&hdr);
+		if (!(hdr.t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
+			TransactionIdPrecedes(xmax, *frozenXid))
+			*frozenXid = xmax;
+	}
+	LWLockRelease(lock);
+}
+
+/*
+ * NvmFreeDeadTids - free the dead line pointers collected by VACUUM; their
+ * index entries are gone.
+ */
+static void
+NvmFreeDeadTids(int dirIndex, NvmDeadTids *dead)
+{
+	int64		i = 0;
+
+	while (i < dead->n)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(&dead->tids[i]);
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			n = 0;
+		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+
+		while (i < dead->n && ItemPointerGetBlockNumber(&dead->tids[i]) == blkno &&
+			   n < MaxHeapTuplesPerPage)
+			offs[n++] = ItemPointerGetOffsetNumber(&dead->tids[i++]);
+		LWLockAcquire(lock, LW_EXCLUSIVE);
+		IplSetUnused(PoolRelGetPage(dirIndex, blkno), offs, n);
+		LWLockRelease(lock);
+	}
+}
+
+/*
+ * nvm_relation_vacuum - lazy VACUUM: prune every page, remove the index
+ * entries of dead line pointers and then free the line pointers, freeze
+ * old tuples, and advance relfrozenxid to the oldest xid left.
  */
 static void
 nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
@@ -1674,44 +1827,85 @@ nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
 {
 	int			dirIndex = NvmRelDirIndex(rel);
 	BlockNumber nblocks = PoolRelNBlocks(dirIndex);
-	TransactionId OldestXmin = GetOldestNonRemovableTransactionId(rel);
+	TransactionId OldestXmin;
+	TransactionId FreezeLimit;
+	MultiXactId OldestMxact;
+	MultiXactId MultiXactCutoff;
+	TransactionId frozenXid;
+	NvmDeadTids dead = {0};
 	double		live = 0;
-	double		dead = 0;
+	double		deadrows = 0;
+	Relation   *Irel = NULL;
+	int			nindexes = 0;
+
+	vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
+						  params->multixact_freeze_min_age,
+						  params->multixact_freeze_table_age,
+						  &OldestXmin, &OldestMxact, &FreezeLimit, &MultiXactCutoff);
+	frozenXid = OldestXmin;
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
-		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
-		Page		page;
-		OffsetNumber maxoff;
-
 		CHECK_FOR_INTERRUPTS();
-		LWLockAcquire(lock, LW_SHARED);
-		page = PoolRelGetPage(dirIndex, blkno);
-		maxoff = PageGetMaxOffsetNumber(page);
-		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-		{
-			HeapTupleData tup;
-
-			if (!ItemIdIsNormal(PageGetItemId(page, off)))
-				continue;
-			NvmSetTuple(&tup, rel, page, blkno, off);
-			switch (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL))
-			{
-				case HEAPTUPLE_DEAD:
-				case HEAPTUPLE_RECENTLY_DEAD:
-					dead += 1;
-					break;
-				default:
-					live += 1;
-					break;
-			}
-		}
-		LWLockRelease(lock);
+		vacuum_delay_point();
+		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
+					  &dead, &live, &deadrows, &frozenXid);
 	}
-	vac_update_relstats(rel, nblocks, live, 0, RelationGetForm(rel)->relhasindex,
-						InvalidTransactionId, InvalidMultiXactId, NULL, NULL, false);
+
+	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
+	for (int i = 0; i < nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+		IndexBulkDeleteResult *stats = NULL;
+
+		ivinfo.index = Irel[i];
+		ivinfo.analyze_only = false;
+		ivinfo.report_progress = false;
+		ivinfo.estimated_count = false;
+		ivinfo.message_level = DEBUG2;
+		ivinfo.num_heap_tuples = live;
+		ivinfo.strategy = bstrategy;
+		if (dead.n > 0)
+			stats = index_bulk_delete(&ivinfo, NULL, NvmTidReaped, &dead);
+		stats = index_vacuum_cleanup(&ivinfo, stats);
+		if (stats && !stats->estimated_count)
+			vac_update_relstats(Irel[i], stats->num_pages, stats->num_index_tuples,
+								0, false, InvalidTransactionId, InvalidMultiXactId,
+								NULL, NULL, false);
+		if (stats)
+			pfree(stats);
+	}
+	vac_close_indexes(nindexes, Irel, NoLock);
+
+	if (dead.n > 0)
+	{
+		/*
+		 * The index deletions are in WAL, the line pointers in the pool: make
+		 * the former durable before a line pointer can be reused, or a crash
+		 * could bring back index entries pointing to someone else's row.
+		 */
+		XLogFlush(GetXLogInsertRecPtr());
+		NvmFreeDeadTids(dirIndex, &dead);
+		pfree(dead.tids);
+	}
+
+	/* tell inserts where the reclaimed space is */
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+		Size		avail;
+
+		LWLockAcquire(lock, LW_SHARED);
+		avail = PageGetHeapFreeSpace(PoolRelGetPage(dirIndex, blkno));
+		LWLockRelease(lock);
+		RecordPageWithFreeSpace(rel, blkno, avail);
+	}
+	FreeSpaceMapVacuum(rel);
+
+	vac_update_relstats(rel, nblocks, live, 0, nindexes > 0,
+						frozenXid, OldestMxact, NULL, NULL, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
-						 (PgStat_Counter) live, (PgStat_Counter) dead);
+						 (PgStat_Counter) live, (PgStat_Counter) deadrows);
 }
 
 static bool

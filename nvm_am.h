@@ -137,7 +137,9 @@ extern void IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup,
 						  bool keepCtid);
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);
-extern bool IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno);
+extern bool IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
+						 bool force);
+extern void IplSetUnused(Page page, OffsetNumber *offs, int n);
 extern OffsetNumber IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup);
 extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
 extern void IplCopyRelation(int srcIndex, int dstIndex, struct SMgrRelationData *dstsmgr);

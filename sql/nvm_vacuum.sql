@@ -1,0 +1,44 @@
+--
+-- VACUUM: dead rows are pruned, their index entries removed, their line
+-- pointers and space reused by later inserts; old rows are frozen and
+-- relfrozenxid advances.
+--
+CREATE EXTENSION IF NOT EXISTS nvm_am;
+CREATE TABLE vac (id int PRIMARY KEY, k int, pad text) USING nvm_am;
+CREATE INDEX vac_k ON vac (k);
+INSERT INTO vac SELECT g, g % 100, repeat('p', 200) FROM generate_series(1, 4000) g;
+DELETE FROM vac WHERE id % 2 = 0;
+UPDATE vac SET k = k + 1000 WHERE id % 10 = 1;
+VACUUM vac;
+CREATE TEMP TABLE vac_size AS SELECT relpages FROM pg_class WHERE relname = 'vac';
+SELECT reltuples FROM pg_class WHERE relname = 'vac';
+-- new rows go into the reclaimed space and reuse line pointers
+INSERT INTO vac SELECT g, g % 100, repeat('q', 200) FROM generate_series(4001, 5500) g;
+VACUUM vac;
+SELECT c.relpages <= s.relpages + 1 AS space_reused FROM pg_class c, vac_size s WHERE c.relname = 'vac';
+-- every access path agrees, deleted keys are gone, new keys are found
+SELECT count(*), sum(id), sum(k) FROM vac;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*), sum(id), sum(k) FROM vac WHERE id > 0;
+SELECT count(*) FROM vac WHERE id IN (2, 4, 3998, 4000);
+SELECT id, k FROM vac WHERE id IN (3, 4001, 5500) ORDER BY id;
+SELECT count(*) FROM vac WHERE k = 1001;
+SET enable_indexscan = off;
+SET enable_bitmapscan = on;
+SELECT count(*), sum(id) FROM vac WHERE k BETWEEN 1000 AND 1100;
+RESET enable_seqscan;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+-- freezing advances relfrozenxid to about now
+VACUUM (FREEZE) vac;
+SELECT age(relfrozenxid) < 100 AS frozen FROM pg_class WHERE relname = 'vac';
+SELECT count(*) FROM vac;
+-- VACUUM of a table without indexes, and VACUUM ANALYZE
+CREATE TABLE vac2 (a int) USING nvm_am;
+INSERT INTO vac2 SELECT generate_series(1, 1000);
+DELETE FROM vac2 WHERE a > 10;
+VACUUM (ANALYZE) vac2;
+SELECT count(*), sum(a) FROM vac2;
+SELECT reltuples FROM pg_class WHERE relname = 'vac2';
+DROP TABLE vac, vac2;
