@@ -69,10 +69,14 @@ static BlockNumber target_block = InvalidBlockNumber;
 BlockNumber
 IplNewPage(int dirIndex)
 {
-	uint64		frame = PoolAllocFrame();
-	Page		page = PoolFramePage(frame);
 	BlockNumber blkno = PoolRelNBlocks(dirIndex);
+	uint64		frame;
+	Page		page;
 
+	/* page-table frames first: nothing can fail between alloc and publish */
+	PoolRelEnsurePath(dirIndex, blkno);
+	frame = PoolAllocFrame();
+	page = PoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
 	PoolFlush(page, BLCKSZ);
 	PoolDrain();
@@ -506,10 +510,13 @@ IplCopyRelation(int srcIndex, int dstIndex, SMgrRelation dstsmgr)
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
-		uint64		frame = PoolAllocFrame();
-		Page		page = PoolFramePage(frame);
+		uint64		frame;
+		Page		page;
 
 		CHECK_FOR_INTERRUPTS();
+		PoolRelEnsurePath(dstIndex, blkno);
+		frame = PoolAllocFrame();
+		page = PoolFramePage(frame);
 		memcpy(page, PoolRelGetPage(srcIndex, blkno), BLCKSZ);
 		PoolFlush(page, BLCKSZ);
 		PoolDrain();

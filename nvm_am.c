@@ -284,6 +284,7 @@ typedef struct NvmIndexFetchData
 	IndexFetchTableData base;
 	int			dirIndex;
 	uint64		held;			/* pinned frame of the tuple returned last */
+	TransactionId lastXmin;		/* its xmin, checked when the caller comes back */
 	HeapTupleData tuple;
 } NvmIndexFetchData;
 
@@ -673,7 +674,7 @@ NvmChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *off,
 	if (atRoot && HeapTupleHeaderIsHeapOnly(tup->t_data))
 		return false;			/* an index never points at a heap-only tuple */
 	if (TransactionIdIsValid(priorXmax) &&
-		!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup->t_data)))
+		!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup->t_data)))
 		return false;
 	return true;
 }
@@ -755,6 +756,9 @@ nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 
 		if (!NvmChainMember(rel, page, blkno, &off, atRoot, priorXmax, &tup))
 			break;
+		/* coming back: the version returned last must still be there */
+		if (skip && !TransactionIdEquals(HeapTupleHeaderGetRawXmin(tup.t_data), f->lastXmin))
+			break;
 		if (!skip)
 		{
 			visible = NvmTupleSatisfies(&tup, snapshot);
@@ -765,6 +769,7 @@ nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 								 HeapTupleHeaderGetXmin(tup.t_data));
 				LWLockRelease(lock);
 				f->tuple = tup;
+				f->lastXmin = HeapTupleHeaderGetRawXmin(tup.t_data);
 				*tid = tup.t_self;
 				*call_again = !IsMVCCSnapshot(snapshot);
 				ExecStoreHeapTuple(&f->tuple, slot, false);
@@ -846,7 +851,7 @@ nvm_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 		{
 			NvmSetTuple(&tup, rel, page, blkno, off);
 			if (!TransactionIdIsValid(priorXmax) ||
-				TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup.t_data)))
+				TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup.t_data)))
 			{
 				if (NvmTupleSatisfies(&tup, snapshot))
 					*tid = ctid;
@@ -1077,6 +1082,7 @@ nvm_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
 	LWLock	   *lock;
 	HeapTupleData tup;
 	HeapTupleHeaderData hdr;
+	HeapTuple	toastcopy = NULL;
 	Page		page = NvmLockPageOf(rel, dirIndex, &slot->tts_tid, &tup, &lock);
 
 	memcpy(&hdr, tup.t_data, sizeof(hdr));
@@ -1090,7 +1096,15 @@ nvm_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
 		hdr.t_ctid = tup.t_self;
 	}
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup.t_self), &hdr);
+	if (!succeeded && HeapTupleHasExternal(&tup))
+		toastcopy = heap_copytuple(&tup);
 	LWLockRelease(lock);
+	if (toastcopy)
+	{
+		/* its TOAST values were never visible either */
+		heap_toast_delete(rel, toastcopy, true);
+		heap_freetuple(toastcopy);
+	}
 	if (!succeeded)
 		pgstat_count_heap_delete(rel);
 }
@@ -1124,6 +1138,10 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 	if (result == TM_BeingModified)
 	{
 		ItemPointerData self = tup->t_self;
+		TransactionId xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
+		int			dirIndex = NvmRelDirIndex(rel);
+		Page		page;
+		ItemId		lp;
 
 		switch (policy)
 		{
@@ -1131,6 +1149,25 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				LWLockRelease(lock);
 				XactLockTableWait(xwait, rel, &self, XLTW_Update);
 				LWLockAcquire(lock, LW_EXCLUSIVE);
+
+				/*
+				 * If the transaction we waited for inserted the row and
+				 * aborted, the row may have been pruned meanwhile and its line
+				 * pointer reused: then it is gone.
+				 */
+				page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(&self));
+				lp = PageGetItemId(page, ItemPointerGetOffsetNumber(&self));
+				if (ItemPointerGetOffsetNumber(&self) > PageGetMaxOffsetNumber(page) ||
+					!ItemIdIsNormal(lp) ||
+					!TransactionIdEquals(xmin,
+										 HeapTupleHeaderGetRawXmin((HeapTupleHeader) PageGetItem(page, lp))))
+				{
+					tmfd->ctid = self;
+					tmfd->xmax = xwait;
+					tmfd->cmax = InvalidCommandId;
+					tmfd->traversed = false;
+					return TM_Deleted;
+				}
 				*relocked = true;
 				return result;
 			case LockWaitSkip:
@@ -1330,6 +1367,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	if (result != TM_Ok)
 	{
 		LWLockRelease(lock);
+		bms_free(hotattrs);
 		return result;
 	}
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
@@ -1368,6 +1406,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 			*update_indexes = false;
 			if (shouldFree)
 				pfree(newtup);
+			bms_free(hotattrs);
 			pgstat_count_heap_update(rel, true);
 			PoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
 			PoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
@@ -1410,6 +1449,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		heap_freetuple(oldcopy);
 	if (shouldFree)
 		pfree(newtup);
+	bms_free(hotattrs);
 	pgstat_count_heap_update(rel, false);
 	PoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
 	return TM_Ok;
@@ -1443,7 +1483,6 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			   TM_FailureData *tmfd)
 {
 	int			dirIndex = NvmRelDirIndex(rel);
-	TransactionId xid = GetCurrentTransactionId();
 	ItemPointerData ctid = *tid;
 	TransactionId priorXmax = InvalidTransactionId;
 
@@ -1468,7 +1507,7 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		if (page == NULL)
 			return TM_Deleted;
 		if (TransactionIdIsValid(priorXmax) &&
-			!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(tup.t_data)))
+			!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup.t_data)))
 		{
 			/* the chain ends here: the updated version is gone */
 			LWLockRelease(lock);
@@ -1502,19 +1541,37 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			return result;
 		}
 
-		/* a stronger lock we hold already is kept */
+		/*
+		 * A lock we hold already, at least as strong, is kept as it is.  A
+		 * row lock is taken in the name of the top-level transaction, so
+		 * that rolling back to a savepoint does not drop a lock the
+		 * transaction held before it (with no multixacts, one xid must
+		 * stand for both).
+		 */
 		bits = NvmLockBits(mode);
 		keys = (mode == LockTupleExclusive);
 		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
 			HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask) &&
 			TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmax(tup.t_data)))
 		{
-			if ((tup.t_data->t_infomask & HEAP_LOCK_MASK) == HEAP_XMAX_EXCL_LOCK)
-				bits = HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK;
-			keys |= (tup.t_data->t_infomask2 & HEAP_KEYS_UPDATED) != 0;
+			bool		held_excl = (tup.t_data->t_infomask & HEAP_LOCK_MASK) == HEAP_XMAX_EXCL_LOCK;
+			bool		held_keys = (tup.t_data->t_infomask2 & HEAP_KEYS_UPDATED) != 0;
+
+			if ((held_excl || bits == (tup.t_data->t_infomask & (HEAP_LOCK_MASK | HEAP_XMAX_LOCK_ONLY))) &&
+				(held_keys || !keys))
+				bits = 0;		/* nothing to change */
+			else
+			{
+				if (held_excl)
+					bits = HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK;
+				keys |= held_keys;
+			}
 		}
-		NvmSetXmaxHeader(&hdr, &tup, xid, cid, bits, keys);
-		IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&ctid), &hdr);
+		if (bits != 0)
+		{
+			NvmSetXmaxHeader(&hdr, &tup, GetTopTransactionId(), cid, bits, keys);
+			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&ctid), &hdr);
+		}
 		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 		LWLockRelease(lock);
 		return TM_Ok;
@@ -2036,6 +2093,7 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 	TransactionId OldestXmin = InvalidTransactionId;
 	OffsetNumber roots[MaxHeapTuplesPerPage];
 	BlockNumber rootsBlock = InvalidBlockNumber;
+	int			buildDirIndex = NvmRelDirIndex(heapRelation);
 
 	econtext->ecxt_scantuple = slot;
 	predicate = ExecPrepareQual(indexInfo->ii_Predicate, estate);
@@ -2082,7 +2140,14 @@ nvm_index_build_range_scan(Relation heapRelation, Relation indexRelation,
 			for (;;)
 			{
 				TransactionId xwait = InvalidTransactionId;
-				HTSV_Result r = NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL);
+				LWLock	   *lock = PoolPageLock(buildDirIndex,
+												ItemPointerGetBlockNumber(&tup->t_self));
+				HTSV_Result r;
+
+				/* a row locker may change the header meanwhile */
+				LWLockAcquire(lock, LW_SHARED);
+				r = NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL);
+				LWLockRelease(lock);
 
 				switch (r)
 				{

@@ -62,6 +62,7 @@
 
 #include <libpmem.h>
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -137,6 +138,7 @@ static pg_atomic_uint32 *pool_pins = NULL;
 
 /* frames this backend has pinned (a multiset), released at transaction end */
 static uint64 *local_pins = NULL;
+static int *local_pin_levels = NULL;	/* transaction nesting level of each */
 static int	local_npins = 0;
 static int	local_maxpins = 0;
 
@@ -1052,15 +1054,11 @@ PoolNewTableFrame(void)
  * relation's extension lock.
  */
 void
-PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
+PoolRelEnsurePath(int dirIndex, BlockNumber blkno)
 {
 	NvmDirEntry *e = &pool_dir[dirIndex];
 	uint64	   *root;
-	uint64	   *leaf;
 
-	if (blkno != e->nblocks)
-		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
-			 e->relNode, blkno, (unsigned long long) e->nblocks);
 	if ((uint64) blkno >= NVM_MAX_REL_BLOCKS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -1081,6 +1079,25 @@ PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
 		PoolDrain();
 		PoolPublish64(&root[blkno / NVM_PT_FANOUT], l);
 	}
+}
+
+/*
+ * PoolRelMapNewBlock - publish an initialised, persisted frame as block
+ * blkno, which must be the relation's current nblocks.  Caller holds the
+ * relation's extension lock and called PoolRelEnsurePath for blkno.
+ */
+void
+PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64	   *root;
+	uint64	   *leaf;
+
+	if (blkno != e->nblocks)
+		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
+			 e->relNode, blkno, (unsigned long long) e->nblocks);
+	PoolRelEnsurePath(dirIndex, blkno);
+	root = (uint64 *) FrameAddr(e->root);
 	leaf = (uint64 *) FrameAddr(root[blkno / NVM_PT_FANOUT]);
 	PoolPublish64(&leaf[blkno % NVM_PT_FANOUT], frame);
 	PoolPublish64(&e->nblocks, (uint64) blkno + 1);
@@ -1130,12 +1147,19 @@ PoolPinFrame(uint64 frame)
 	Assert(FrameValid(frame));
 	if (local_npins >= local_maxpins)
 	{
-		local_maxpins = Max(16, local_maxpins * 2);
+		int			newmax = Max(16, local_maxpins * 2);
+
 		local_pins = local_pins ?
-			repalloc(local_pins, local_maxpins * sizeof(uint64)) :
-			MemoryContextAlloc(TopMemoryContext, local_maxpins * sizeof(uint64));
+			repalloc(local_pins, newmax * sizeof(uint64)) :
+			MemoryContextAlloc(TopMemoryContext, newmax * sizeof(uint64));
+		local_pin_levels = local_pin_levels ?
+			repalloc(local_pin_levels, newmax * sizeof(int)) :
+			MemoryContextAlloc(TopMemoryContext, newmax * sizeof(int));
+		local_maxpins = newmax;
 	}
-	local_pins[local_npins++] = frame;
+	local_pins[local_npins] = frame;
+	local_pin_levels[local_npins] = GetCurrentTransactionNestLevel();
+	local_npins++;
 	pg_atomic_fetch_add_u32(&pool_pins[frame], 1);
 }
 
@@ -1162,7 +1186,9 @@ PoolUnpinFrame(uint64 frame)
 	{
 		if (local_pins[i] == frame)
 		{
-			local_pins[i] = local_pins[--local_npins];
+			local_npins--;
+			local_pins[i] = local_pins[local_npins];
+			local_pin_levels[i] = local_pin_levels[local_npins];
 			PoolUnpinShared(frame);
 			return;
 		}
@@ -1178,6 +1204,30 @@ PoolReleaseAllPins(void)
 {
 	while (local_npins > 0)
 		PoolUnpinShared(local_pins[--local_npins]);
+}
+
+/*
+ * PoolReleaseSubxactPins - at the abort of a subtransaction, drop the pins
+ * taken in it (its scans were ended by the error); at its commit, hand
+ * them to the parent.
+ */
+void
+PoolReleaseSubxactPins(int level, bool commit)
+{
+	for (int i = local_npins - 1; i >= 0; i--)
+	{
+		if (local_pin_levels[i] < level)
+			continue;
+		if (commit)
+		{
+			local_pin_levels[i] = level - 1;
+			continue;
+		}
+		PoolUnpinShared(local_pins[i]);
+		local_npins--;
+		local_pins[i] = local_pins[local_npins];
+		local_pin_levels[i] = local_pin_levels[local_npins];
+	}
 }
 
 /*

@@ -412,9 +412,13 @@ NvmSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 		for (PendingAction *a = pending; a != NULL; a = a->next)
 			if (a->nestLevel >= level)
 				a->nestLevel = level - 1;
+		PoolReleaseSubxactPins(level, true);
 	}
 	else if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
 		PendingApply(false, level);
+		PoolReleaseSubxactPins(level, false);
+	}
 }
 
 /* ----------------------------------------------------------------
