@@ -1866,7 +1866,11 @@ NvmFreeDeadTids(int dirIndex, NvmDeadTids *dead)
 
 		while (i < dead->n && ItemPointerGetBlockNumber(&dead->tids[i]) == blkno &&
 			   n < MaxHeapTuplesPerPage)
-			offs[n++] = ItemPointerGetOffsetNumber(&dead->tids[i++]);
+		{
+			/* (the ItemPointer macros evaluate their argument twice) */
+			offs[n++] = ItemPointerGetOffsetNumber(&dead->tids[i]);
+			i++;
+		}
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		IplSetUnused(PoolRelGetPage(dirIndex, blkno), offs, n);
 		LWLockRelease(lock);
