@@ -1220,6 +1220,45 @@ NvmSetXmaxHeader(HeapTupleHeader hdr, HeapTuple tup, TransactionId xid,
 	hdr->t_ctid = tup->t_self;
 }
 
+/*
+ * NvmLockForModify - lock the page of tid exclusively and decide whether
+ * the current command may delete or update the tuple there, waiting for a
+ * concurrent writer when wait is set.  On TM_Ok the page stays locked and
+ * *tup, *page, *lock describe the tuple; any other result is returned with
+ * the page unlocked and tmfd filled.  what names the operation in the
+ * error for an invisible tuple.
+ */
+static TM_Result
+NvmLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
+				 Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
+				 HeapTuple tup, Page *page, LWLock **lock, const char *what)
+{
+	TM_Result	result;
+	bool		relocked;
+
+	*page = NvmLockPageOf(rel, dirIndex, tid, tup, lock);
+	do
+	{
+		/* the page may have moved to a new frame while we waited */
+		*page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
+		NvmSetTuple(tup, rel, *page, ItemPointerGetBlockNumber(tid),
+					ItemPointerGetOffsetNumber(tid));
+		result = NvmCheckModify(rel, tup, cid, crosscheck,
+								wait ? LockWaitBlock : LockWaitSkip, *lock,
+								tmfd, &relocked);
+	} while (relocked);
+	if (result == TM_Invisible)
+	{
+		LWLockRelease(*lock);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to %s invisible tuple", what)));
+	}
+	if (result != TM_Ok)
+		LWLockRelease(*lock);
+	return result;
+}
+
 static TM_Result
 nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 				 Snapshot snapshot, Snapshot crosscheck, bool wait,
@@ -1232,33 +1271,13 @@ nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	LWLock	   *lock;
 	Page		page;
 	TM_Result	result;
-	bool		relocked;
 	HeapTuple	oldcopy = NULL;
 
 	NvmBeforeWrite();
-	page = NvmLockPageOf(rel, dirIndex, tid, &tup, &lock);
-	do
-	{
-		/* the page may have moved to a new frame while we waited */
-		page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
-		NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(tid),
-					ItemPointerGetOffsetNumber(tid));
-		result = NvmCheckModify(rel, &tup, cid, crosscheck,
-								wait ? LockWaitBlock : LockWaitSkip, lock,
-								tmfd, &relocked);
-	} while (relocked);
-	if (result == TM_Invisible)
-	{
-		LWLockRelease(lock);
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("attempted to delete invisible tuple")));
-	}
+	result = NvmLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
+							  &tup, &page, &lock, "delete");
 	if (result != TM_Ok)
-	{
-		LWLockRelease(lock);
 		return result;
-	}
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
 	NvmSetXmaxHeader(&hdr, &tup, xid, cid, 0, true);
 	if (changingPart)
@@ -1330,7 +1349,6 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	LWLock	   *lock;
 	Page		page;
 	TM_Result	result;
-	bool		relocked;
 	bool		shouldFree = true;
 	HeapTuple	newtup;
 	HeapTuple	heaptup;
@@ -1346,27 +1364,10 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	slot->tts_tableOid = RelationGetRelid(rel);
 
 	/* step 1: mark the old version as updated by us */
-	page = NvmLockPageOf(rel, dirIndex, otid, &oldtup, &lock);
-	do
-	{
-		/* the page may have moved to a new frame while we waited */
-		page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(otid));
-		NvmSetTuple(&oldtup, rel, page, ItemPointerGetBlockNumber(otid),
-					ItemPointerGetOffsetNumber(otid));
-		result = NvmCheckModify(rel, &oldtup, cid, crosscheck,
-								wait ? LockWaitBlock : LockWaitSkip, lock,
-								tmfd, &relocked);
-	} while (relocked);
-	if (result == TM_Invisible)
-	{
-		LWLockRelease(lock);
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("attempted to update invisible tuple")));
-	}
+	result = NvmLockForModify(rel, dirIndex, otid, cid, crosscheck, wait, tmfd,
+							  &oldtup, &page, &lock, "update");
 	if (result != TM_Ok)
 	{
-		LWLockRelease(lock);
 		bms_free(hotattrs);
 		return result;
 	}
