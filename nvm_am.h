@@ -122,7 +122,6 @@ extern uint64 PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe)
 extern void PoolPinFrame(uint64 frame);
 extern void PoolUnpinFrame(uint64 frame);
 extern void PoolReleaseAllPins(void);
-extern void PoolReleaseSubxactPins(int level, bool commit);
 extern void PoolRelEnsurePath(int dirIndex, BlockNumber blkno);
 extern void PoolRetireFrame(uint64 frame);
 extern int	PoolDirSize(void);

@@ -62,7 +62,6 @@
 
 #include <libpmem.h>
 
-#include "access/xact.h"
 #include "access/xlog.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -138,7 +137,6 @@ static pg_atomic_uint32 *pool_pins = NULL;
 
 /* frames this backend has pinned (a multiset), released at transaction end */
 static uint64 *local_pins = NULL;
-static int *local_pin_levels = NULL;	/* transaction nesting level of each */
 static int	local_npins = 0;
 static int	local_maxpins = 0;
 
@@ -1152,14 +1150,9 @@ PoolPinFrame(uint64 frame)
 		local_pins = local_pins ?
 			repalloc(local_pins, newmax * sizeof(uint64)) :
 			MemoryContextAlloc(TopMemoryContext, newmax * sizeof(uint64));
-		local_pin_levels = local_pin_levels ?
-			repalloc(local_pin_levels, newmax * sizeof(int)) :
-			MemoryContextAlloc(TopMemoryContext, newmax * sizeof(int));
 		local_maxpins = newmax;
 	}
-	local_pins[local_npins] = frame;
-	local_pin_levels[local_npins] = GetCurrentTransactionNestLevel();
-	local_npins++;
+	local_pins[local_npins++] = frame;
 	pg_atomic_fetch_add_u32(&pool_pins[frame], 1);
 }
 
@@ -1186,9 +1179,7 @@ PoolUnpinFrame(uint64 frame)
 	{
 		if (local_pins[i] == frame)
 		{
-			local_npins--;
-			local_pins[i] = local_pins[local_npins];
-			local_pin_levels[i] = local_pin_levels[local_npins];
+			local_pins[i] = local_pins[--local_npins];
 			PoolUnpinShared(frame);
 			return;
 		}
@@ -1204,30 +1195,6 @@ PoolReleaseAllPins(void)
 {
 	while (local_npins > 0)
 		PoolUnpinShared(local_pins[--local_npins]);
-}
-
-/*
- * PoolReleaseSubxactPins - at the abort of a subtransaction, drop the pins
- * taken in it (its scans were ended by the error); at its commit, hand
- * them to the parent.
- */
-void
-PoolReleaseSubxactPins(int level, bool commit)
-{
-	for (int i = local_npins - 1; i >= 0; i--)
-	{
-		if (local_pin_levels[i] < level)
-			continue;
-		if (commit)
-		{
-			local_pin_levels[i] = level - 1;
-			continue;
-		}
-		PoolUnpinShared(local_pins[i]);
-		local_npins--;
-		local_pins[i] = local_pins[local_npins];
-		local_pin_levels[i] = local_pin_levels[local_npins];
-	}
 }
 
 /*

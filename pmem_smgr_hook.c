@@ -412,12 +412,15 @@ NvmSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 		for (PendingAction *a = pending; a != NULL; a = a->next)
 			if (a->nestLevel >= level)
 				a->nestLevel = level - 1;
-		PoolReleaseSubxactPins(level, true);
 	}
 	else if (event == SUBXACT_EVENT_ABORT_SUB)
 	{
+		/*
+		 * Frame pins of scans that the error ended stay until the end of the
+		 * top-level transaction: a scan (cursor) opened before the savepoint
+		 * may still hold pins it took inside it.
+		 */
 		PendingApply(false, level);
-		PoolReleaseSubxactPins(level, false);
 	}
 }
 
