@@ -884,6 +884,17 @@ nvm_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 	return visible;
 }
 
+/* the newer of two xids, either of which may be invalid */
+static inline TransactionId
+NvmNewerXid(TransactionId a, TransactionId b)
+{
+	if (!TransactionIdIsNormal(b))
+		return a;
+	if (!TransactionIdIsValid(a) || TransactionIdFollows(b, a))
+		return b;
+	return a;
+}
+
 /*
  * nvm_index_delete_tuples - tell an index which of its entries point to
  * row versions that no transaction can see any more, so that it can remove
@@ -926,10 +937,7 @@ nvm_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 				dead = false;
 				break;
 			}
-			if (TransactionIdIsNormal(deleter) &&
-				(!TransactionIdIsValid(chainLatest) ||
-				 TransactionIdFollows(deleter, chainLatest)))
-				chainLatest = deleter;
+			chainLatest = NvmNewerXid(chainLatest, deleter);
 			atRoot = false;
 			off = NvmChainStep(&tup, &priorXmax);
 			if (off == InvalidOffsetNumber)
@@ -939,9 +947,7 @@ nvm_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 		if (!dead)
 			continue;
 		st->knowndeletable = true;
-		if (TransactionIdIsValid(chainLatest) &&
-			(!TransactionIdIsValid(latest) || TransactionIdFollows(chainLatest, latest)))
-			latest = chainLatest;
+		latest = NvmNewerXid(latest, chainLatest);
 	}
 	return latest;
 }

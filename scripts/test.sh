@@ -41,21 +41,23 @@ echo "== starting throwaway cluster (pool $POOL)"
 cluster_start "$WORK" "$PORT" "$POOL" || { echo "0 passed, 1 failed"; exit 1; }
 
 cd "$WORK"
-echo "== pg_regress"
-as_pg "make -s installcheck ISOLATION= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT" >"$WORK/regress.log" 2>&1
-rc=$?
-cat "$WORK/regress.log"
-count_results "$WORK/regress.log"
-[ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$WORK/regress.log" || { failed=$((failed + 1)); echo "   pg_regress itself failed"; }
-[ $rc -eq 0 ] || { [ -f regression.diffs ] && head -200 regression.diffs; }
+# run_suite NAME LOG DIFFS CMD - run a pg_regress-style suite, count its
+# per-test verdicts, and count a failure of the runner itself
+run_suite() {
+    local name=$1 log=$2 diffs=$3 rc
+    echo "== $name"
+    as_pg "$4" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    count_results "$log"
+    [ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$log" || { failed=$((failed + 1)); echo "   $name runner itself failed"; }
+    [ $rc -eq 0 ] || { [ -f "$diffs" ] && head -200 "$diffs"; }
+}
 
-echo "== isolation"
-as_pg "make -s installcheck REGRESS= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT" >"$WORK/isolation.log" 2>&1
-rc=$?
-cat "$WORK/isolation.log"
-count_results "$WORK/isolation.log"
-[ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$WORK/isolation.log" || { failed=$((failed + 1)); echo "   pg_isolation_regress itself failed"; }
-[ $rc -eq 0 ] || { [ -f output_iso/regression.diffs ] && head -200 output_iso/regression.diffs; }
+run_suite "pg_regress" "$WORK/regress.log" regression.diffs \
+    "make -s installcheck ISOLATION= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
+run_suite "isolation" "$WORK/isolation.log" output_iso/regression.diffs \
+    "make -s installcheck REGRESS= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
 
 echo "== pgTAP"
 as_pg "psql -q -X -d postgres -c 'DROP DATABASE IF EXISTS nvm_am_tap' -c 'CREATE DATABASE nvm_am_tap' && psql -q -X -d nvm_am_tap -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION nvm_am'" ||
@@ -68,12 +70,8 @@ for f in test/pgtap/*.sql; do
     count_rc "$f" $rc
 done
 
-echo "== differential: the same SQL on heap and on nvm_am (test/diff/)"
-as_pg "/usr/bin/python3 test/diff/run_diff.py" >"$WORK/diff.log" 2>&1
-rc=$?
-cat "$WORK/diff.log"
-count_results "$WORK/diff.log"
-[ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$WORK/diff.log" || { failed=$((failed + 1)); echo "   differential runner itself failed"; }
+run_suite "differential: the same SQL on heap and on nvm_am (test/diff/)" \
+    "$WORK/diff.log" /dev/null "/usr/bin/python3 test/diff/run_diff.py"
 
 cluster_stop "$WORK" "$POOL"
 trap - EXIT
