@@ -235,14 +235,29 @@ NvmEnsureReady(void)
 		{
 			RelFileNode node;
 			uint64		state;
+			TransactionId xid;
+			bool		known;
 			bool		committed;
 
 			if (!PoolRelGetKey(i, &node, &state))
 				continue;
 			if (!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
 				continue;
-			committed = NvmXidCommitted(NVM_REL_STATE_XID(state));
-			if (((state & NVM_REL_CREATING) && !committed) ||
+			xid = NVM_REL_STATE_XID(state);
+
+			/*
+			 * clog no longer knows an xid older than oldestClogXid.  Such an
+			 * entry's relation cannot exist any more: a relation holds its
+			 * database's datfrozenxid, and so clog truncation, back to before
+			 * the xids that created or tried to drop it.  So it is freed.
+			 */
+			LWLockAcquire(XactTruncationLock, LW_SHARED);
+			known = !TransactionIdIsNormal(xid) ||
+				!TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid);
+			committed = known && NvmXidCommitted(xid);
+			LWLockRelease(XactTruncationLock);
+			if (!known ||
+				((state & NVM_REL_CREATING) && !committed) ||
 				((state & NVM_REL_DROPPING) && committed))
 				PoolRelFree(i);
 			else
