@@ -6,6 +6,7 @@ OBJS = \
 	nvm_pool.o \
 	nvm_visibility.o \
 	nvm_monitor.o \
+	nvm_check.o \
 	pmem_smgr_hook.o
 
 EXTENSION = nvm_am

@@ -28,3 +28,10 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'nvm_am_pool_info'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, space, format and whether it is persistent memory';
+
+CREATE FUNCTION nvm_am_check(rel regclass, OUT blkno bigint, OUT offnum integer,
+                             OUT problem text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'nvm_am_check'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION nvm_am_check(regclass) IS 'verify the pages of an nvm_am table and the entries of its indexes; no rows when sound';

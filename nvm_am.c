@@ -1951,8 +1951,10 @@ nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
 		 * The index deletions are in WAL, the line pointers in the pool: make
 		 * the former durable before a line pointer can be reused, or a crash
 		 * could bring back index entries pointing to someone else's row.
+		 * (XactLastRecEnd is the end of the last WAL record this backend
+		 * wrote: the index deletions.)
 		 */
-		XLogFlush(GetXLogInsertRecPtr());
+		XLogFlush(XactLastRecEnd);
 		NvmFreeDeadTids(dirIndex, &dead);
 		pfree(dead.tids);
 	}

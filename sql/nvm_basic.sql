@@ -161,5 +161,10 @@ SELECT count(*) FROM nb WHERE id = 77;
 -- relation size through the access method
 SELECT pg_size_pretty(8192::bigint * relpages) IS NOT NULL AS ok FROM pg_class WHERE relname = 'nb';
 
+-- the verification function finds nothing wrong
+SELECT c.relname, count(k.*) AS problems
+  FROM pg_class c LEFT JOIN LATERAL nvm_am_check(c.oid) k ON true
+  WHERE c.relname IN ('nb', 'nt', 'nc', 'nf', 'np', 'npart1', 'npart2')
+  GROUP BY c.relname ORDER BY c.relname;
 DROP TABLE nb, nt, nc, nf, np, npart;
 DROP FUNCTION nb_trg();

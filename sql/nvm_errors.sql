@@ -30,6 +30,14 @@ UPDATE et SET b = 'uno' WHERE a = 1;
 COMMIT;
 SELECT * FROM et ORDER BY a;
 
+-- nvm_am_check() takes nvm_am tables only
+CREATE TABLE eheap (a int) USING heap;
+SELECT * FROM nvm_am_check('eheap');
+SELECT * FROM nvm_am_check(0);
+SELECT * FROM nvm_am_check(NULL);
+SELECT * FROM nvm_am_check('et');
+DROP TABLE eheap;
+
 -- settings are reserved and fixed at server start
 SET nvm_am.pool_size = '2GB';
 SET nvm_am.no_such_setting = 1;

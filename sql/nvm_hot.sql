@@ -39,6 +39,7 @@ RESET enable_seqscan;
 RESET enable_indexscan;
 RESET enable_bitmapscan;
 SELECT count(*), sum(v) FROM hot WHERE v = 150;
+SELECT * FROM nvm_am_check('hot');
 
 -- indexes built over HOT chains point at their roots
 CREATE INDEX hot_v ON hot (v);
@@ -69,4 +70,5 @@ VACUUM FULL hot;
 SET enable_seqscan = off;
 SELECT id, w FROM hot WHERE id = 4;
 RESET enable_seqscan;
+SELECT * FROM nvm_am_check('hot');
 DROP TABLE hot;

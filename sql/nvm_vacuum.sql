@@ -34,6 +34,7 @@ RESET enable_bitmapscan;
 VACUUM (FREEZE) vac;
 SELECT age(relfrozenxid) < 100 AS frozen FROM pg_class WHERE relname = 'vac';
 SELECT count(*) FROM vac;
+SELECT * FROM nvm_am_check('vac');
 -- VACUUM of a table without indexes, and VACUUM ANALYZE
 CREATE TABLE vac2 (a int) USING nvm_am;
 INSERT INTO vac2 SELECT generate_series(1, 1000);

@@ -1,0 +1,361 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_check.c
+ *	  nvm_am_check(regclass): an amcheck-style verification of an nvm_am
+ *	  table.  It walks every page of the table in the pool and every entry
+ *	  of its indexes and returns one row per inconsistency found (none for
+ *	  a sound table).  It never changes anything and never trusts what it
+ *	  reads: every offset and length is checked before it is followed.
+ *
+ *	  Checked: page headers (bounds, version), line pointers (bounds,
+ *	  alignment, overlapping tuples, storage of dead and unused ones),
+ *	  redirects (to a heap-only tuple on the page), tuple headers (header
+ *	  length, attribute count, xmin and xmax not in the future and not
+ *	  older than relfrozenxid unless frozen, ctid inside the table),
+ *	  heap-only tuples reachable from a root, and index entries (for index
+ *	  types that can return TIDs) pointing at a root line pointer.
+ *
+ * Locks: AccessShareLock on the table and its indexes; each page's lock
+ * shared while the page is checked.
+ *
+ * On-pmem layout: none of its own.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/transam.h"
+#include "catalog/pg_am.h"
+#include "commands/defrem.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/bufpage.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "nvm_am.h"
+
+PG_FUNCTION_INFO_V1(nvm_am_check);
+
+typedef struct CheckState
+{
+	Tuplestorestate *ts;
+	TupleDesc	desc;
+	int64		problems;
+} CheckState;
+
+static void
+CheckReport(CheckState *cs, BlockNumber blkno, OffsetNumber off,
+			const char *fmt,...) pg_attribute_printf(4, 5);
+
+static void
+CheckReport(CheckState *cs, BlockNumber blkno, OffsetNumber off,
+			const char *fmt,...)
+{
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	StringInfoData buf;
+	va_list		args;
+
+	initStringInfo(&buf);
+	for (;;)
+	{
+		int			needed;
+
+		va_start(args, fmt);
+		needed = appendStringInfoVA(&buf, fmt, args);
+		va_end(args);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&buf, needed);
+	}
+	values[0] = Int64GetDatum((int64) blkno);
+	if (off == InvalidOffsetNumber)
+		nulls[1] = true;
+	else
+		values[1] = Int32GetDatum((int32) off);
+	values[2] = CStringGetTextDatum(buf.data);
+	tuplestore_putvalues(cs->ts, cs->desc, values, nulls);
+	cs->problems++;
+}
+
+/*
+ * CheckXid - is xid of a tuple plausible?  NULL if so, else the problem.
+ */
+static const char *
+CheckXid(TransactionId xid, TransactionId next, TransactionId frozen)
+{
+	if (!TransactionIdIsNormal(xid))
+		return NULL;
+	if (TransactionIdFollowsOrEquals(xid, next))
+		return "is in the future";
+	if (TransactionIdIsNormal(frozen) && TransactionIdPrecedes(xid, frozen))
+		return "precedes relfrozenxid";
+	return NULL;
+}
+
+typedef struct ItemRange
+{
+	uint16		start;
+	uint16		end;
+	OffsetNumber off;
+} ItemRange;
+
+static int
+ItemRangeCmp(const void *a, const void *b)
+{
+	return (int) ((const ItemRange *) a)->start - (int) ((const ItemRange *) b)->start;
+}
+
+/*
+ * CheckPage - check one page; caller holds its lock.
+ */
+static void
+CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
+		  BlockNumber nblocks, TransactionId next, TransactionId frozen)
+{
+	PageHeader	ph = (PageHeader) page;
+	OffsetNumber maxoff;
+	OffsetNumber roots[MaxHeapTuplesPerPage];
+	ItemRange	ranges[MaxHeapTuplesPerPage];
+	int			nranges = 0;
+	int			natts = RelationGetDescr(rel)->natts;
+
+	if (PageIsNew(page))
+	{
+		CheckReport(cs, blkno, InvalidOffsetNumber, "page is not initialised");
+		return;
+	}
+	if (PageGetPageSize(page) != BLCKSZ ||
+		PageGetPageLayoutVersion(page) != PG_PAGE_LAYOUT_VERSION ||
+		ph->pd_lower < SizeOfPageHeaderData || ph->pd_lower > ph->pd_upper ||
+		ph->pd_upper > ph->pd_special || ph->pd_special != BLCKSZ)
+	{
+		CheckReport(cs, blkno, InvalidOffsetNumber,
+					"page header is corrupt: lower %u, upper %u, special %u, size %u, version %u",
+					ph->pd_lower, ph->pd_upper, ph->pd_special,
+					(unsigned) PageGetPageSize(page), PageGetPageLayoutVersion(page));
+		return;
+	}
+	maxoff = PageGetMaxOffsetNumber(page);
+	if (maxoff > MaxHeapTuplesPerPage)
+	{
+		CheckReport(cs, blkno, InvalidOffsetNumber, "page has %u line pointers", maxoff);
+		return;
+	}
+
+	/* line pointers and their storage */
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		unsigned	lpoff = ItemIdGetOffset(lp);
+		unsigned	lplen = ItemIdGetLength(lp);
+
+		if (ItemIdIsRedirected(lp))
+		{
+			OffsetNumber target = ItemIdGetRedirect(lp);
+			ItemId		tlp;
+
+			if (target < FirstOffsetNumber || target > maxoff)
+			{
+				CheckReport(cs, blkno, off, "redirect to line pointer %u beyond %u", target, maxoff);
+				continue;
+			}
+			tlp = PageGetItemId(page, target);
+			if (!ItemIdIsNormal(tlp) ||
+				!HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, tlp)))
+				CheckReport(cs, blkno, off, "redirect to %u, which is not a heap-only tuple", target);
+			continue;
+		}
+		if (!ItemIdIsNormal(lp))
+		{
+			if (ItemIdHasStorage(lp))
+				CheckReport(cs, blkno, off, "%s line pointer has storage",
+							ItemIdIsDead(lp) ? "dead" : "unused");
+			continue;
+		}
+		if (lpoff < ph->pd_upper || lpoff + lplen > ph->pd_special ||
+			lpoff != MAXALIGN(lpoff) || lplen < SizeofHeapTupleHeader)
+		{
+			CheckReport(cs, blkno, off, "tuple at offset %u, length %u lies outside the tuple area [%u, %u)",
+						lpoff, lplen, ph->pd_upper, ph->pd_special);
+			ItemIdSetUnused(lp);	/* not modified: lp points into our copy */
+			continue;
+		}
+		ranges[nranges].start = lpoff;
+		ranges[nranges].end = lpoff + lplen;
+		ranges[nranges].off = off;
+		nranges++;
+	}
+	qsort(ranges, nranges, sizeof(ItemRange), ItemRangeCmp);
+	for (int i = 1; i < nranges; i++)
+		if (ranges[i].start < ranges[i - 1].end)
+			CheckReport(cs, blkno, ranges[i].off, "tuple overlaps the tuple at line pointer %u",
+						ranges[i - 1].off);
+
+	/* tuple headers */
+	heap_get_root_tuples(page, roots);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleHeader t;
+		const char *why;
+
+		if (!ItemIdIsNormal(lp))
+			continue;
+		t = (HeapTupleHeader) PageGetItem(page, lp);
+		if (t->t_hoff < SizeofHeapTupleHeader || t->t_hoff > ItemIdGetLength(lp) ||
+			t->t_hoff != MAXALIGN(t->t_hoff))
+			CheckReport(cs, blkno, off, "tuple header length %u is invalid", t->t_hoff);
+		if (HeapTupleHeaderGetNatts(t) > natts)
+			CheckReport(cs, blkno, off, "tuple has %d attributes, the table %d",
+						HeapTupleHeaderGetNatts(t), natts);
+		if (!HeapTupleHeaderXminFrozen(t) &&
+			(why = CheckXid(HeapTupleHeaderGetRawXmin(t), next, frozen)) != NULL)
+			CheckReport(cs, blkno, off, "xmin %u %s", HeapTupleHeaderGetRawXmin(t), why);
+		if (!(t->t_infomask & HEAP_XMAX_INVALID) && !(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
+			(why = CheckXid(HeapTupleHeaderGetRawXmax(t), next, frozen)) != NULL)
+			CheckReport(cs, blkno, off, "xmax %u %s", HeapTupleHeaderGetRawXmax(t), why);
+		if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+			CheckReport(cs, blkno, off, "xmax is a multixact, which nvm_am never writes");
+		if (!HeapTupleHeaderIndicatesMovedPartitions(t) &&
+			ItemPointerGetBlockNumberNoCheck(&t->t_ctid) >= nblocks)
+			CheckReport(cs, blkno, off, "ctid (%u,%u) points beyond the table's %u blocks",
+						ItemPointerGetBlockNumberNoCheck(&t->t_ctid),
+						ItemPointerGetOffsetNumberNoCheck(&t->t_ctid), nblocks);
+		if (HeapTupleHeaderIsHeapOnly(t) && !OffsetNumberIsValid(roots[off - 1]) &&
+			!(t->t_infomask & HEAP_XMIN_INVALID) &&
+			NvmXidCommitted(HeapTupleHeaderGetRawXmin(t)))
+			CheckReport(cs, blkno, off, "heap-only tuple is not reachable from any root");
+	}
+}
+
+/*
+ * CheckIndex - every entry of index must point at a root line pointer (a
+ * normal tuple that is not heap-only, a redirect, or a dead stub).
+ */
+static void
+CheckIndex(CheckState *cs, Relation rel, Relation index, int dirIndex)
+{
+	IndexScanDesc scan;
+	ItemPointer tid;
+	BlockNumber nblocks = PoolRelNBlocks(dirIndex);
+
+	if (index->rd_indam->amgettuple == NULL || !index->rd_indam->amoptionalkey)
+		return;					/* BRIN, GIN, hash: cannot list all TIDs */
+	scan = index_beginscan(rel, index, SnapshotAny, 0, 0);
+	index_rescan(scan, NULL, 0, NULL, 0);
+	while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != NULL)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+		OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+		LWLock	   *lock;
+		Page		page;
+		ItemId		lp;
+		bool		ok;
+
+		CHECK_FOR_INTERRUPTS();
+		if (blkno >= nblocks)
+		{
+			CheckReport(cs, blkno, off, "index \"%s\" points beyond the table's %u blocks",
+						RelationGetRelationName(index), nblocks);
+			continue;
+		}
+		lock = PoolPageLock(dirIndex, blkno);
+		LWLockAcquire(lock, LW_SHARED);
+		page = PoolRelGetPage(dirIndex, blkno);
+		ok = off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page);
+		if (ok)
+		{
+			lp = PageGetItemId(page, off);
+			ok = ItemIdIsRedirected(lp) || ItemIdIsDead(lp) ||
+				(ItemIdIsNormal(lp) &&
+				 !HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)));
+		}
+		LWLockRelease(lock);
+		if (!ok)
+			CheckReport(cs, blkno, off, "index \"%s\" points at a line pointer that is not a root",
+						RelationGetRelationName(index));
+	}
+	index_endscan(scan);
+}
+
+/*
+ * nvm_am_check - (blkno, offnum, problem) for every inconsistency found
+ * in an nvm_am table and its indexes.
+ */
+Datum
+nvm_am_check(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	CheckState	cs;
+	Relation	rel;
+	int			dirIndex;
+	BlockNumber nblocks;
+	TransactionId next;
+	TransactionId frozen;
+	List	   *indexes;
+	ListCell   *lc;
+
+	NvmEnsureReady();
+	InitMaterializedSRF(fcinfo, 0);
+	cs.ts = rsinfo->setResult;
+	cs.desc = rsinfo->setDesc;
+	cs.problems = 0;
+
+	rel = try_relation_open(relid, AccessShareLock);
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
+		rel->rd_rel->relam != get_table_am_oid("nvm_am", false))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not an nvm_am table", RelationGetRelationName(rel)),
+				 errhint("nvm_am_check() checks tables created with USING nvm_am.")));
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", RelationGetRelationName(rel))));
+
+	dirIndex = NvmRelDirIndex(rel);
+	nblocks = PoolRelNBlocks(dirIndex);
+	next = ReadNextTransactionId();
+	frozen = rel->rd_rel->relfrozenxid;
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+		PGAlignedBlock copy;
+
+		CHECK_FOR_INTERRUPTS();
+		/* check a copy: the checks may not write the page, hint bits aside */
+		LWLockAcquire(lock, LW_SHARED);
+		memcpy(copy.data, PoolRelGetPage(dirIndex, blkno), BLCKSZ);
+		LWLockRelease(lock);
+		CheckPage(&cs, rel, copy.data, blkno, nblocks, next, frozen);
+	}
+
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+
+		CheckIndex(&cs, rel, index, dirIndex);
+		index_close(index, AccessShareLock);
+	}
+	list_free(indexes);
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}
