@@ -273,7 +273,7 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force)
 			if (!HeapTupleHeaderIsHotUpdated(t) ||
 				ItemPointerGetBlockNumber(&t->t_ctid) != blkno)
 				break;
-			priorXmax = HeapTupleHeaderGetRawXmax(t);
+			priorXmax = HeapTupleHeaderGetUpdateXid(t);
 			off = ItemPointerGetOffsetNumber(&t->t_ctid);
 		}
 		while (ndead < n && dead[chain[ndead]])
@@ -451,7 +451,7 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	/* a deleted or updated version may be pruned later: a hint */
 	if (!(newhdr->t_infomask & HEAP_XMAX_INVALID) &&
 		!HEAP_XMAX_IS_LOCKED_ONLY(newhdr->t_infomask))
-		PageSetPrunable(page, HeapTupleHeaderGetRawXmax(newhdr));
+		PageSetPrunable(page, HeapTupleHeaderGetUpdateXid(newhdr));
 	else if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmin(newhdr)))
 		PageSetPrunable(page, RecentXmin);	/* a super-deleted insert */
 }

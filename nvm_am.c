@@ -303,6 +303,9 @@ NvmSetTuple(HeapTuple tup, Relation rel, Page page, BlockNumber blkno,
 	ItemPointerSet(&tup->t_self, blkno, off);
 }
 
+static bool NvmAttrsEqual(Relation rel, Bitmapset *attrs, HeapTuple oldtup,
+						  HeapTuple newtup);
+
 /*
  * NvmHoldFrame - keep the frame of blkno pinned in *held (dropping the pin
  * held there before) and return its page.  Caller holds the page lock.
@@ -643,7 +646,7 @@ NvmChainStep(HeapTuple tup, TransactionId *priorXmax)
 		return InvalidOffsetNumber;
 	Assert(ItemPointerGetBlockNumber(&tup->t_data->t_ctid) ==
 		   ItemPointerGetBlockNumber(&tup->t_self));
-	*priorXmax = HeapTupleHeaderGetRawXmax(tup->t_data);
+	*priorXmax = HeapTupleHeaderGetUpdateXid(tup->t_data);
 	return ItemPointerGetOffsetNumber(&tup->t_data->t_ctid);
 }
 
@@ -860,7 +863,7 @@ nvm_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 					!ItemPointerEquals(&tup.t_self, &tup.t_data->t_ctid) &&
 					!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
 				{
-					priorXmax = HeapTupleHeaderGetRawXmax(tup.t_data);
+					priorXmax = HeapTupleHeaderGetUpdateXid(tup.t_data);
 					ctid = tup.t_data->t_ctid;
 					more = true;
 				}
@@ -1124,6 +1127,236 @@ nvm_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
 	pgstat_count_heap_insert(rel, ntuples);
 }
 
+/* ----------------------------------------------------------------
+ * Row locks and multixacts
+ *
+ * As in heap, xmax holds either one transaction (a locker with its lock
+ * strength in the infomask, or an updater) or a multixact of several
+ * lockers and at most one updater.  Lock strengths conflict as the
+ * heavyweight modes they stand for: FOR KEY SHARE only with FOR UPDATE and
+ * key-changing updates and deletes, and so on.
+ * ----------------------------------------------------------------
+ */
+
+static LOCKMODE
+NvmStatusLockMode(MultiXactStatus status)
+{
+	switch (status)
+	{
+		case MultiXactStatusForKeyShare:
+			return AccessShareLock;
+		case MultiXactStatusForShare:
+			return RowShareLock;
+		case MultiXactStatusForNoKeyUpdate:
+		case MultiXactStatusNoKeyUpdate:
+			return ExclusiveLock;
+		case MultiXactStatusForUpdate:
+		case MultiXactStatusUpdate:
+			return AccessExclusiveLock;
+	}
+	return AccessExclusiveLock;	/* keep compiler quiet */
+}
+
+static MultiXactStatus
+NvmLockStatus(LockTupleMode mode)
+{
+	switch (mode)
+	{
+		case LockTupleKeyShare:
+			return MultiXactStatusForKeyShare;
+		case LockTupleShare:
+			return MultiXactStatusForShare;
+		case LockTupleNoKeyExclusive:
+			return MultiXactStatusForNoKeyUpdate;
+		case LockTupleExclusive:
+			return MultiXactStatusForUpdate;
+	}
+	return MultiXactStatusForUpdate;	/* keep compiler quiet */
+}
+
+static inline bool
+NvmStatusIsUpdate(MultiXactStatus status)
+{
+	return status == MultiXactStatusNoKeyUpdate || status == MultiXactStatusUpdate;
+}
+
+/*
+ * NvmXmaxHolders - the transactions in t's xmax that are still running,
+ * with what they hold.  Caller holds the page lock.
+ */
+static int
+NvmXmaxHolders(HeapTupleHeader t, MultiXactMember **holders)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(t);
+	MultiXactMember *m;
+	int			n = 0;
+
+	*holders = NULL;
+	if (t->t_infomask & HEAP_XMAX_INVALID)
+		return 0;
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+	{
+		int			nmembers = GetMultiXactIdMembers(xmax, &m, false,
+													 HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask));
+
+		if (nmembers <= 0)
+			return 0;
+		for (int i = 0; i < nmembers; i++)
+			if (TransactionIdIsInProgress(m[i].xid))
+				m[n++] = m[i];
+		*holders = m;
+		return n;
+	}
+	if (!TransactionIdIsNormal(xmax) || !TransactionIdIsInProgress(xmax))
+		return 0;
+	m = palloc(sizeof(MultiXactMember));
+	m->xid = xmax;
+	if (!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		m->status = (t->t_infomask2 & HEAP_KEYS_UPDATED) ?
+			MultiXactStatusUpdate : MultiXactStatusNoKeyUpdate;
+	else if (HEAP_XMAX_IS_SHR_LOCKED(t->t_infomask))
+		m->status = MultiXactStatusForShare;
+	else if (HEAP_XMAX_IS_EXCL_LOCKED(t->t_infomask))
+		m->status = (t->t_infomask2 & HEAP_KEYS_UPDATED) ?
+			MultiXactStatusForUpdate : MultiXactStatusForNoKeyUpdate;
+	else
+		m->status = MultiXactStatusForKeyShare;
+	*holders = m;
+	return 1;
+}
+
+/*
+ * NvmConflictingHolder - a running transaction other than ours holding t
+ * in a way that conflicts with want, or InvalidTransactionId.
+ */
+static TransactionId
+NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
+{
+	MultiXactMember *holders;
+	int			n = NvmXmaxHolders(t, &holders);
+	TransactionId result = InvalidTransactionId;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (TransactionIdIsCurrentTransactionId(holders[i].xid))
+			continue;
+		if (DoLockModesConflict(NvmStatusLockMode(holders[i].status),
+								NvmStatusLockMode(want)))
+		{
+			result = holders[i].xid;
+			break;
+		}
+	}
+	if (holders)
+		pfree(holders);
+	return result;
+}
+
+/*
+ * NvmStatusBits - infomask bits for xmax held with status (one
+ * transaction), or by a multixact whose strongest member has it.
+ */
+static void
+NvmStatusBits(MultiXactStatus status, bool lockOnly, uint16 *infomask,
+			  uint16 *infomask2)
+{
+	*infomask = lockOnly ? HEAP_XMAX_LOCK_ONLY : 0;
+	*infomask2 = 0;
+	switch (status)
+	{
+		case MultiXactStatusForKeyShare:
+			*infomask |= HEAP_XMAX_KEYSHR_LOCK;
+			break;
+		case MultiXactStatusForShare:
+			*infomask |= HEAP_XMAX_SHR_LOCK;
+			break;
+		case MultiXactStatusForNoKeyUpdate:
+			*infomask |= HEAP_XMAX_EXCL_LOCK;
+			break;
+		case MultiXactStatusForUpdate:
+			*infomask |= HEAP_XMAX_EXCL_LOCK;
+			*infomask2 |= HEAP_KEYS_UPDATED;
+			break;
+		case MultiXactStatusNoKeyUpdate:
+			break;
+		case MultiXactStatusUpdate:
+			*infomask2 |= HEAP_KEYS_UPDATED;
+			break;
+	}
+}
+
+/*
+ * NvmNewXmax - the xmax of t once the current transaction (as myxid) takes
+ * it with status want, keeping the other running holders (all compatible
+ * with want: the caller waited for the others).  Returns the xmax and its
+ * infomask bits; *others tells whether other holders remain.
+ */
+static TransactionId
+NvmNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
+		   uint16 *infomask, uint16 *infomask2, bool *others)
+{
+	MultiXactMember *holders;
+	int			n = NvmXmaxHolders(t, &holders);
+	MultiXactMember *members = palloc((n + 1) * sizeof(MultiXactMember));
+	int			nmembers = 0;
+	MultiXactStatus mine = want;
+	MultiXactStatus strongest;
+	bool		anyUpdate;
+	TransactionId result;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (TransactionIdIsCurrentTransactionId(holders[i].xid))
+		{
+			/*
+			 * Our own lock: a lock request keeps the stronger of the two.  An
+			 * update keeps a lock taken under another of our xids (before a
+			 * savepoint), so that rolling the update back keeps the lock.
+			 */
+			if (!NvmStatusIsUpdate(want))
+			{
+				if (holders[i].status > mine && !NvmStatusIsUpdate(holders[i].status))
+					mine = holders[i].status;
+				continue;
+			}
+			if (TransactionIdEquals(holders[i].xid, myxid) ||
+				NvmStatusIsUpdate(holders[i].status))
+				continue;
+		}
+		members[nmembers++] = holders[i];
+	}
+	*others = nmembers > 0;
+	if (nmembers == 0)
+	{
+		NvmStatusBits(mine, !NvmStatusIsUpdate(mine), infomask, infomask2);
+		result = myxid;
+	}
+	else
+	{
+		members[nmembers].xid = myxid;
+		members[nmembers].status = mine;
+		nmembers++;
+		strongest = mine;
+		anyUpdate = NvmStatusIsUpdate(mine);
+		for (int i = 0; i < nmembers; i++)
+		{
+			if (NvmStatusLockMode(members[i].status) > NvmStatusLockMode(strongest))
+				strongest = members[i].status;
+			anyUpdate |= NvmStatusIsUpdate(members[i].status);
+		}
+		MultiXactIdSetOldestMember();
+		result = MultiXactIdCreateFromMembers(nmembers, members);
+		NvmStatusBits(strongest, !anyUpdate, infomask, infomask2);
+		if (anyUpdate)
+			*infomask &= ~HEAP_LOCK_MASK;	/* an update, not a lock */
+		*infomask |= HEAP_XMAX_IS_MULTI;
+	}
+	if (holders)
+		pfree(holders);
+	pfree(members);
+	return result;
+}
+
 /*
  * NvmCheckModify - decide whether the current command may change the
  * tuple tup (page locked exclusively).  Waits for a concurrent writer when
@@ -1132,8 +1365,8 @@ nvm_multi_insert(Relation rel, TupleTableSlot **slots, int ntuples,
  */
 static TM_Result
 NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
-			   LockWaitPolicy policy, LWLock *lock, TM_FailureData *tmfd,
-			   bool *relocked)
+			   MultiXactStatus want, LockWaitPolicy policy, LWLock *lock,
+			   TM_FailureData *tmfd, bool *relocked)
 {
 	TransactionId xwait;
 	TM_Result	result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
@@ -1141,6 +1374,31 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 	*relocked = false;
 	if (result == TM_Invisible)
 		return result;
+	if (result == TM_BeingModified)
+	{
+		/* only a running holder whose lock conflicts with ours matters */
+		xwait = NvmConflictingHolder(tup->t_data, want);
+		if (!TransactionIdIsValid(xwait))
+		{
+			if (HEAP_XMAX_IS_LOCKED_ONLY(tup->t_data->t_infomask))
+				result = TM_Ok; /* only compatible lockers are running */
+			else
+			{
+				/*
+				 * An updater is among the holders, compatible with us or
+				 * finished since we looked: ask again, so that a commit in
+				 * between gives TM_Updated and not a second new version.
+				 */
+				result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
+				if (result == TM_BeingModified)
+				{
+					xwait = NvmConflictingHolder(tup->t_data, want);
+					if (!TransactionIdIsValid(xwait))
+						result = TM_Ok;
+				}
+			}
+		}
+	}
 	if (result == TM_BeingModified)
 	{
 		ItemPointerData self = tup->t_self;
@@ -1194,7 +1452,7 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 	{
 		tmfd->ctid = tup->t_data->t_ctid;
 		tmfd->xmax = (tup->t_data->t_infomask & HEAP_XMAX_INVALID) ?
-			InvalidTransactionId : HeapTupleHeaderGetRawXmax(tup->t_data);
+			InvalidTransactionId : HeapTupleHeaderGetUpdateXid(tup->t_data);
 		tmfd->cmax = result == TM_SelfModified ?
 			HeapTupleHeaderGetCmax(tup->t_data) : InvalidCommandId;
 		tmfd->traversed = false;
@@ -1203,25 +1461,25 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 }
 
 /*
- * NvmSetXmaxHeader - build in hdr the header of tup with xmax set by the
- * current transaction, as a deleter/updater or as a row locker.
+ * NvmSetXmaxHeader - build in hdr the header of tup with a new xmax (one
+ * transaction or a multixact) and its infomask bits; for an update or
+ * delete by the current transaction also its command id.
  */
 static void
-NvmSetXmaxHeader(HeapTupleHeader hdr, HeapTuple tup, TransactionId xid,
-				 CommandId cid, uint16 lockbits, bool keysUpdated)
+NvmSetXmaxHeader(HeapTupleHeader hdr, HeapTuple tup, TransactionId xmax,
+				 CommandId cid, uint16 infomask, uint16 infomask2, bool byMe)
 {
 	bool		iscombo = false;
 
 	memcpy(hdr, tup->t_data, sizeof(HeapTupleHeaderData));
-	if (!lockbits)
+	if (byMe)
 		HeapTupleHeaderAdjustCmax(hdr, &cid, &iscombo);
 	hdr->t_infomask &= ~(HEAP_XMAX_BITS | HEAP_MOVED);
 	hdr->t_infomask2 &= ~(HEAP_KEYS_UPDATED | HEAP_HOT_UPDATED);
-	if (keysUpdated)
-		hdr->t_infomask2 |= HEAP_KEYS_UPDATED;
-	hdr->t_infomask |= lockbits;
-	HeapTupleHeaderSetXmax(hdr, xid);
-	if (!lockbits)
+	hdr->t_infomask |= infomask;
+	hdr->t_infomask2 |= infomask2;
+	HeapTupleHeaderSetXmax(hdr, xmax);
+	if (byMe)
 		HeapTupleHeaderSetCmax(hdr, cid, iscombo);
 	hdr->t_ctid = tup->t_self;
 }
@@ -1237,7 +1495,8 @@ NvmSetXmaxHeader(HeapTupleHeader hdr, HeapTuple tup, TransactionId xid,
 static TM_Result
 NvmLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 				 Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
-				 HeapTuple tup, Page *page, LWLock **lock, const char *what)
+				 HeapTuple tup, Page *page, LWLock **lock, const char *what,
+				 Bitmapset *keyattrs, HeapTuple newtup, MultiXactStatus *want)
 {
 	TM_Result	result;
 	bool		relocked;
@@ -1249,7 +1508,10 @@ NvmLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 		*page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
 		NvmSetTuple(tup, rel, *page, ItemPointerGetBlockNumber(tid),
 					ItemPointerGetOffsetNumber(tid));
-		result = NvmCheckModify(rel, tup, cid, crosscheck,
+		/* an update that keeps the key does not conflict with FOR KEY SHARE */
+		*want = (newtup != NULL && NvmAttrsEqual(rel, keyattrs, tup, newtup)) ?
+			MultiXactStatusNoKeyUpdate : MultiXactStatusUpdate;
+		result = NvmCheckModify(rel, tup, cid, crosscheck, *want,
 								wait ? LockWaitBlock : LockWaitSkip, *lock,
 								tmfd, &relocked);
 	} while (relocked);
@@ -1278,14 +1540,20 @@ nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	Page		page;
 	TM_Result	result;
 	HeapTuple	oldcopy = NULL;
+	MultiXactStatus want;
+	TransactionId xmax;
+	uint16		bits;
+	uint16		bits2;
+	bool		others;
 
 	NvmBeforeWrite();
 	result = NvmLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
-							  &tup, &page, &lock, "delete");
+							  &tup, &page, &lock, "delete", NULL, NULL, &want);
 	if (result != TM_Ok)
 		return result;
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
-	NvmSetXmaxHeader(&hdr, &tup, xid, cid, 0, true);
+	xmax = NvmNewXmax(tup.t_data, want, xid, &bits, &bits2, &others);
+	NvmSetXmaxHeader(&hdr, &tup, xmax, cid, bits, bits2, true);
 	if (changingPart)
 		HeapTupleHeaderSetMovedPartitions(&hdr);
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(tid), &hdr);
@@ -1304,6 +1572,20 @@ nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 }
 
 /*
+ * NvmCarryLockers - give the new version of an updated row the xmax of
+ * the lockers that still hold the old one (none: xmax stays invalid).
+ */
+static void
+NvmCarryLockers(HeapTuple newtup, TransactionId lockers, uint16 mask)
+{
+	if (!TransactionIdIsValid(lockers))
+		return;
+	newtup->t_data->t_infomask &= ~HEAP_XMAX_BITS;
+	newtup->t_data->t_infomask |= mask;
+	HeapTupleHeaderSetXmax(newtup->t_data, lockers);
+}
+
+/*
  * NvmCanHot - may newtup replace oldtup as a heap-only tuple (a HOT
  * update: no index entries)?  Only if no indexed column changed and no
  * TOAST work is needed.
@@ -1311,13 +1593,23 @@ nvm_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 static bool
 NvmCanHot(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple newtup)
 {
+	if (HeapTupleHasExternal(oldtup) || HeapTupleHasExternal(newtup) ||
+		newtup->t_len > TOAST_TUPLE_THRESHOLD)
+		return false;
+	return NvmAttrsEqual(rel, attrs, oldtup, newtup);
+}
+
+/*
+ * NvmAttrsEqual - do oldtup and newtup hold binary-equal values in every
+ * attribute of attrs (offset by FirstLowInvalidHeapAttributeNumber)?
+ */
+static bool
+NvmAttrsEqual(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple newtup)
+{
 	TupleDesc	desc = RelationGetDescr(rel);
 	bool		result = true;
 	int			x = -1;
 
-	if (HeapTupleHasExternal(oldtup) || HeapTupleHasExternal(newtup) ||
-		newtup->t_len > TOAST_TUPLE_THRESHOLD)
-		return false;
 	while (result && (x = bms_next_member(attrs, x)) >= 0)
 	{
 		int			attnum = x + FirstLowInvalidHeapAttributeNumber;
@@ -1360,22 +1652,47 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTuple	heaptup;
 	HeapTuple	oldcopy = NULL;
 	Bitmapset  *hotattrs;
+	Bitmapset  *keyattrs;
+	MultiXactStatus want;
+	TransactionId xmax;
+	TransactionId lockersXmax = InvalidTransactionId;
+	uint16		lockersMask = 0;
+	uint16		bits;
+	uint16		bits2;
+	bool		others;
 
-	*lockmode = LockTupleExclusive;
 	*update_indexes = true;
 	NvmBeforeWrite();
 	/* catalog lookups and copying before the page is locked */
 	hotattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_ALL);
+	keyattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
 	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
 	slot->tts_tableOid = RelationGetRelid(rel);
 
 	/* step 1: mark the old version as updated by us */
 	result = NvmLockForModify(rel, dirIndex, otid, cid, crosscheck, wait, tmfd,
-							  &oldtup, &page, &lock, "update");
+							  &oldtup, &page, &lock, "update", keyattrs, newtup,
+							  &want);
+	*lockmode = want == MultiXactStatusNoKeyUpdate ?
+		LockTupleNoKeyExclusive : LockTupleExclusive;
+	bms_free(keyattrs);
 	if (result != TM_Ok)
 	{
 		bms_free(hotattrs);
 		return result;
+	}
+
+	/*
+	 * The new xmax keeps the FOR KEY SHARE lockers of a row whose key stays;
+	 * as in heap, they hold the new version as well.
+	 */
+	xmax = NvmNewXmax(oldtup.t_data, want, xid, &bits, &bits2, &others);
+	if (others)
+	{
+		lockersXmax = HeapTupleHeaderGetRawXmax(oldtup.t_data);
+		lockersMask = (oldtup.t_data->t_infomask & HEAP_XMAX_IS_MULTI) ?
+			(HEAP_XMAX_IS_MULTI | HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK) :
+			(HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK);
 	}
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
 
@@ -1394,6 +1711,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		heaptup = NvmPrepareInsert(rel, newtup, xid, cid, 0, NULL);
 		Assert(heaptup == newtup);
 		heaptup->t_data->t_infomask |= HEAP_UPDATED;
+		NvmCarryLockers(heaptup, lockersXmax, lockersMask);
 		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
 		off = IplPlaceTupleOnPage(page, blkno, heaptup);
 		if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false))
@@ -1404,7 +1722,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		}
 		if (off != InvalidOffsetNumber)
 		{
-			NvmSetXmaxHeader(&hdr, &oldtup, xid, cid, 0, true);
+			NvmSetXmaxHeader(&hdr, &oldtup, xmax, cid, bits, bits2, true);
 			hdr.t_ctid = heaptup->t_self;
 			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
 			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
@@ -1422,7 +1740,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		HeapTupleHeaderClearHeapOnly(heaptup->t_data);
 	}
 
-	NvmSetXmaxHeader(&hdr, &oldtup, xid, cid, 0, true);
+	NvmSetXmaxHeader(&hdr, &oldtup, xmax, cid, bits, bits2, true);
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
 	if (HeapTupleHasExternal(&oldtup))
 		oldcopy = heap_copytuple(&oldtup);
@@ -1436,6 +1754,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	 */
 	heaptup = NvmPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
+	NvmCarryLockers(heaptup, lockersXmax, lockersMask);
 	IplPlaceTuple(rel, dirIndex, heaptup, false);
 	if (heaptup != newtup)
 	{
@@ -1462,26 +1781,11 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	return TM_Ok;
 }
 
-static uint16
-NvmLockBits(LockTupleMode mode)
-{
-	switch (mode)
-	{
-		case LockTupleKeyShare:
-			return HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK;
-		case LockTupleShare:
-			return HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_SHR_LOCK;
-		case LockTupleNoKeyExclusive:
-		case LockTupleExclusive:
-			return HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK;
-	}
-	return 0;					/* keep compiler quiet */
-}
-
 /*
- * nvm_tuple_lock - lock a row.  A row lock is the locker's xid in xmax with
- * HEAP_XMAX_LOCK_ONLY; a second locker of a row waits for the first to end
- * (row locks of all strengths conflict with each other here).
+ * nvm_tuple_lock - lock a row in mode: the locker's xid in xmax with
+ * HEAP_XMAX_LOCK_ONLY and its strength, or a multixact when other
+ * transactions hold compatible locks.  A conflicting holder is waited for
+ * (or NOWAIT / SKIP LOCKED).
  */
 static TM_Result
 nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
@@ -1504,7 +1808,10 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		TM_Result	result;
 		bool		relocked;
 		uint16		bits;
-		bool		keys;
+		uint16		bits2;
+		bool		others;
+		TransactionId xmax;
+		MultiXactStatus want = NvmLockStatus(mode);
 
 		if (ItemPointerGetBlockNumber(&ctid) >= PoolRelNBlocks(dirIndex))
 			return TM_Deleted;
@@ -1526,7 +1833,7 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(&ctid));
 			NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(&ctid),
 						ItemPointerGetOffsetNumber(&ctid));
-			result = NvmCheckModify(rel, &tup, cid, InvalidSnapshot,
+			result = NvmCheckModify(rel, &tup, cid, InvalidSnapshot, want,
 									wait_policy, lock, tmfd, &relocked);
 		} while (relocked);
 
@@ -1534,7 +1841,7 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION) &&
 			!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
 		{
-			priorXmax = HeapTupleHeaderGetRawXmax(tup.t_data);
+			priorXmax = HeapTupleHeaderGetUpdateXid(tup.t_data);
 			ctid = tup.t_data->t_ctid;
 			LWLockRelease(lock);
 			/* the caller goes on with the newest version: tell it where */
@@ -1549,34 +1856,26 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		}
 
 		/*
-		 * A lock we hold already, at least as strong, is kept as it is.  A
-		 * row lock is taken in the name of the top-level transaction, so
+		 * Join the running holders whose locks are compatible with ours (a
+		 * multixact when there are any), keeping a stronger lock we hold.
+		 * The lock is taken in the name of the top-level transaction, so
 		 * that rolling back to a savepoint does not drop a lock the
-		 * transaction held before it (with no multixacts, one xid must
-		 * stand for both).
+		 * transaction held before it.  Nothing is written when we hold this
+		 * lock already.
 		 */
-		bits = NvmLockBits(mode);
-		keys = (mode == LockTupleExclusive);
-		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
-			HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask) &&
-			TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmax(tup.t_data)))
+		xmax = NvmNewXmax(tup.t_data, want, GetTopTransactionId(), &bits, &bits2, &others);
+		if (!(TransactionIdEquals(xmax, HeapTupleHeaderGetRawXmax(tup.t_data)) &&
+			  !(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			  (tup.t_data->t_infomask & (HEAP_XMAX_BITS & ~(HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID))) == bits &&
+			  (tup.t_data->t_infomask2 & HEAP_KEYS_UPDATED) == bits2))
 		{
-			bool		held_excl = (tup.t_data->t_infomask & HEAP_LOCK_MASK) == HEAP_XMAX_EXCL_LOCK;
-			bool		held_keys = (tup.t_data->t_infomask2 & HEAP_KEYS_UPDATED) != 0;
-
-			if ((held_excl || bits == (tup.t_data->t_infomask & (HEAP_LOCK_MASK | HEAP_XMAX_LOCK_ONLY))) &&
-				(held_keys || !keys))
-				bits = 0;		/* nothing to change */
-			else
+			NvmSetXmaxHeader(&hdr, &tup, xmax, cid, bits, bits2, false);
+			/* with an updater among the holders, keep its link to the new version */
+			if (!(bits & HEAP_XMAX_LOCK_ONLY))
 			{
-				if (held_excl)
-					bits = HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_EXCL_LOCK;
-				keys |= held_keys;
+				hdr.t_ctid = tup.t_data->t_ctid;
+				hdr.t_infomask2 |= tup.t_data->t_infomask2 & HEAP_HOT_UPDATED;
 			}
-		}
-		if (bits != 0)
-		{
-			NvmSetXmaxHeader(&hdr, &tup, GetTopTransactionId(), cid, bits, keys);
 			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&ctid), &hdr);
 		}
 		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
@@ -1702,6 +2001,18 @@ nvm_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(copy->t_data), cutoff) &&
 			NvmXidCommitted(HeapTupleHeaderGetRawXmin(copy->t_data)))
 			HeapTupleHeaderSetXminFrozen(copy->t_data);
+		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			(copy->t_data->t_infomask & HEAP_XMAX_IS_MULTI) &&
+			!HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask))
+		{
+			/* the copy keeps the updater of a multixact, not its lockers */
+			TransactionId upd = HeapTupleGetUpdateXid(copy->t_data);
+
+			copy->t_data->t_infomask &= ~HEAP_XMAX_BITS;
+			HeapTupleHeaderSetXmax(copy->t_data, upd);
+			if (!TransactionIdIsValid(upd))
+				copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
+		}
 		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
 			(HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask) ||
 			 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(copy->t_data)) &&
@@ -1829,9 +2140,29 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			change = true;
 		}
 		xmax = HeapTupleHeaderGetRawXmax(t);
-		if (!(t->t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
-			TransactionIdPrecedes(xmax, OldestXmin) &&
-			(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmXidCommitted(xmax)))
+		if (!(t->t_infomask & HEAP_XMAX_INVALID) && (t->t_infomask & HEAP_XMAX_IS_MULTI))
+		{
+			/* a finished multixact becomes its updater, or nothing */
+			if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
+			{
+				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
+					InvalidTransactionId : HeapTupleGetUpdateXid(t);
+
+				hdr.t_infomask &= ~HEAP_XMAX_BITS;
+				if (TransactionIdIsValid(upd) && NvmXidCommitted(upd))
+					HeapTupleHeaderSetXmax(&hdr, upd);
+				else
+				{
+					hdr.t_infomask |= HEAP_XMAX_INVALID;
+					hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+					HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+				}
+				change = true;
+			}
+		}
+		else if (!(t->t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
+				 TransactionIdPrecedes(xmax, OldestXmin) &&
+				 (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmXidCommitted(xmax)))
 		{
 			/* a finished locker or an aborted deleter: forget it */
 			hdr.t_infomask &= ~HEAP_XMAX_BITS;
@@ -1848,8 +2179,8 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			TransactionIdPrecedes(xmin, *frozenXid))
 			*frozenXid = xmin;
 		xmax = HeapTupleHeaderGetRawXmax(&hdr);
-		if (!(hdr.t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
-			TransactionIdPrecedes(xmax, *frozenXid))
+		if (!(hdr.t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) &&
+			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
 			*frozenXid = xmax;
 	}
 	LWLockRelease(lock);

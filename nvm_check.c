@@ -28,6 +28,7 @@
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/multixact.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/transam.h"
@@ -226,8 +227,11 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 		if (!(t->t_infomask & HEAP_XMAX_INVALID) && !(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
 			(why = CheckXid(HeapTupleHeaderGetRawXmax(t), next, frozen)) != NULL)
 			CheckReport(cs, blkno, off, "xmax %u %s", HeapTupleHeaderGetRawXmax(t), why);
-		if (t->t_infomask & HEAP_XMAX_IS_MULTI)
-			CheckReport(cs, blkno, off, "xmax is a multixact, which nvm_am never writes");
+		if ((t->t_infomask & HEAP_XMAX_IS_MULTI) && !(t->t_infomask & HEAP_XMAX_INVALID) &&
+			MultiXactIdIsValid(HeapTupleHeaderGetRawXmax(t)) &&
+			MultiXactIdPrecedes(HeapTupleHeaderGetRawXmax(t), rel->rd_rel->relminmxid))
+			CheckReport(cs, blkno, off, "xmax multixact %u precedes relminmxid %u",
+						HeapTupleHeaderGetRawXmax(t), rel->rd_rel->relminmxid);
 		if (!HeapTupleHeaderIndicatesMovedPartitions(t) &&
 			ItemPointerGetBlockNumberNoCheck(&t->t_ctid) >= nblocks)
 			CheckReport(cs, blkno, off, "ctid (%u,%u) points beyond the table's %u blocks",

@@ -13,8 +13,9 @@
  *	  that reaches persistent memory can never outlive a commit lost in a
  *	  crash.
  *
- *	  nvm_am never creates multixacts in its xmax; a tuple that carries one
- *	  (it cannot, short of corruption) is reported as a broken invariant.
+ *	  Several lockers of a row, or lockers and an updater, are a multixact
+ *	  in xmax, as in heap: HEAP_XMAX_IS_MULTI, with HEAP_XMAX_LOCK_ONLY when
+ *	  no member updated the row.  No hint bits are set for multixacts.
  *
  * Locks: the caller holds the tuple's page lock (shared is enough), so the
  * header does not change while it is read.
@@ -67,6 +68,8 @@ XminKnownCommitted(HeapTupleHeader t)
 static bool
 XidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
 {
+	if (!isXmin && (t->t_infomask & HEAP_XMAX_IS_MULTI))
+		return NvmXidCommitted(xid);	/* no hints for multixacts */
 	if (NvmXidCommitted(xid))
 	{
 		if (TransactionIdIsNormal(xid) &&
@@ -85,11 +88,15 @@ XmaxKnownCommitted(HeapTupleHeader t)
 	return (t->t_infomask & HEAP_XMAX_COMMITTED) != 0;
 }
 
+/*
+ * UpdateXid - the transaction that updated or deleted t (xmax is not
+ * locker-only); InvalidTransactionId when a multixact has none left.
+ */
 static inline TransactionId
 UpdateXid(HeapTupleHeader t)
 {
 	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
-		elog(ERROR, "nvm_am tuple carries a multixact xmax");
+		return HeapTupleGetUpdateXid(t);
 	return HeapTupleHeaderGetRawXmax(t);
 }
 
@@ -115,7 +122,8 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return true;
 			xmax = UpdateXid(t);
-			if (!TransactionIdIsCurrentTransactionId(xmax))
+			if (!TransactionIdIsValid(xmax) ||
+				!TransactionIdIsCurrentTransactionId(xmax))
 				return true;	/* deleting subtransaction aborted */
 			return HeapTupleHeaderGetCmax(t) >= snapshot->curcid;
 		}
@@ -133,6 +141,8 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return true;
 	xmax = UpdateXid(t);
+	if (!TransactionIdIsValid(xmax))
+		return true;
 	if (XmaxKnownCommitted(t))
 		return XidInMVCCSnapshot(xmax, snapshot);
 	if (TransactionIdIsCurrentTransactionId(xmax))
@@ -169,7 +179,8 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return true;
 			xmax = UpdateXid(t);
-			return !TransactionIdIsCurrentTransactionId(xmax);
+			return !TransactionIdIsValid(xmax) ||
+				!TransactionIdIsCurrentTransactionId(xmax);
 		}
 		if (TransactionIdIsInProgress(xmin))
 		{
@@ -191,6 +202,8 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 	if (XmaxKnownCommitted(t))
 		return false;
 	xmax = UpdateXid(t);
+	if (!TransactionIdIsValid(xmax))
+		return true;
 	if (TransactionIdIsCurrentTransactionId(xmax))
 		return false;
 	if (TransactionIdIsInProgress(xmax))
@@ -227,7 +240,8 @@ NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
 			if ((t->t_infomask & HEAP_XMAX_INVALID) ||
 				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return HEAPTUPLE_INSERT_IN_PROGRESS;
-			if (TransactionIdIsCurrentTransactionId(UpdateXid(t)))
+			xmax = UpdateXid(t);
+			if (TransactionIdIsValid(xmax) && TransactionIdIsCurrentTransactionId(xmax))
 				return HEAPTUPLE_DELETE_IN_PROGRESS;
 			return HEAPTUPLE_INSERT_IN_PROGRESS;
 		}
@@ -242,6 +256,8 @@ NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return HEAPTUPLE_LIVE;
 	xmax = UpdateXid(t);
+	if (!TransactionIdIsValid(xmax))
+		return HEAPTUPLE_LIVE;
 	if (!XmaxKnownCommitted(t))
 	{
 		if (TransactionIdIsInProgress(xmax))
@@ -318,7 +334,8 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return TM_Ok;
 			xmax = UpdateXid(t);
-			if (!TransactionIdIsCurrentTransactionId(xmax))
+			if (!TransactionIdIsValid(xmax) ||
+				!TransactionIdIsCurrentTransactionId(xmax))
 				return TM_Ok;	/* deleting subtransaction aborted */
 			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
 		}
@@ -328,6 +345,26 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 
 	if (t->t_infomask & HEAP_XMAX_INVALID)
 		return TM_Ok;
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+	{
+		MultiXactId multi = HeapTupleHeaderGetRawXmax(t);
+
+		/*
+		 * Several lockers, or lockers and an updater.  The caller decides
+		 * which running members conflict with what it wants to do.
+		 */
+		*xwait = multi;
+		if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+			return MultiXactIdIsRunning(multi, true) ? TM_BeingModified : TM_Ok;
+		xmax = HeapTupleGetUpdateXid(t);
+		if (TransactionIdIsValid(xmax) && TransactionIdIsCurrentTransactionId(xmax))
+			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
+		if (TransactionIdIsValid(xmax) && TransactionIdIsInProgress(xmax))
+			return TM_BeingModified;
+		if (TransactionIdIsValid(xmax) && NvmXidCommitted(xmax))
+			return ItemPointerEquals(&tup->t_self, &t->t_ctid) ? TM_Deleted : TM_Updated;
+		return MultiXactIdIsRunning(multi, false) ? TM_BeingModified : TM_Ok;
+	}
 	xmax = UpdateXid(t);
 	if (XmaxKnownCommitted(t))
 		return ItemPointerEquals(&tup->t_self, &t->t_ctid) ? TM_Deleted : TM_Updated;
