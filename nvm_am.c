@@ -9,8 +9,13 @@
  *	  executor's deforming, TOAST and tuple routines work unchanged.  A
  *	  tuple returned by a scan or an index fetch points straight into the
  *	  page frame in the pool (a redirected read: no copy).  That is safe
- *	  because a tuple's data is never moved or overwritten while the table
- *	  is open: changes write only tuple headers and new tuples.
+ *	  because a frame a backend points into is pinned: changes write only
+ *	  tuple headers and new tuples in place, and pruning (which moves
+ *	  tuples) writes a new frame and frees the old one after the last pin.
+ *
+ *	  Updates that change no indexed column and fit on the page are HOT
+ *	  updates; row locks of all four strengths work as in heap, with
+ *	  multixacts for several holders.
  *
  *	  TOAST values go to an ordinary heap TOAST table (relation_toast_am).
  *
@@ -18,7 +23,7 @@
  * of the pool (shared to read a page's tuples and headers, exclusive to
  * change them, never two at once); the relation extension lock to add
  * pages (in ipl_log.c); transaction locks (XactLockTableWait) to wait for
- * a concurrent writer of a row.
+ * a running holder of a row whose lock or update conflicts with ours.
  *
  * On-pmem layout: none of its own; see nvm_pool.c and ipl_log.c.
  *
