@@ -20,6 +20,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 use Time::HiRes qw(usleep);
 
 my $pool = "/dev/shm/nvm_am_tap_002_$$.pool";
@@ -51,34 +54,6 @@ sub stats
 	return \%s;
 }
 
-# Parent pid and state of a process, from /proc (comm may hold spaces).
-sub proc_stat
-{
-	my ($pid) = @_;
-	open(my $fh, '<', "/proc/$pid/stat") or return;
-	my $line = <$fh>;
-	close $fh;
-	return unless defined $line && $line =~ /\)\s+(\S)\s+(\d+)/;
-	return ($1, $2);
-}
-
-sub postmaster_pid
-{
-	open(my $fh, '<', $node->data_dir . '/postmaster.pid') or die "postmaster.pid: $!";
-	my $pid = <$fh>;
-	close $fh;
-	chomp $pid;
-	return $pid;
-}
-
-sub children_of
-{
-	my ($parent) = @_;
-	return grep {
-		my ($state, $ppid) = proc_stat($_);
-		defined $ppid && $ppid == $parent
-	} map { m{^/proc/(\d+)$} ? $1 : () } glob('/proc/[0-9]*');
-}
 
 # SIGKILL the given backends, then the postmaster and all its other
 # children; wait until they are gone and start the server again (crash
@@ -87,7 +62,7 @@ sub children_of
 sub crash_and_restart
 {
 	my (%opt) = @_;
-	my $pm = postmaster_pid();
+	my $pm = postmaster_pid($node);
 	my @children = children_of($pm);
 	ok(scalar(@children) > 0, 'server has child processes before the crash');
 
@@ -352,7 +327,7 @@ sub check_committed
 {
 	my $name = 'backend SIGKILL';
 	my $base = stats();
-	my $pm = postmaster_pid();
+	my $pm = postmaster_pid($node);
 	my $s1 = $node->background_psql('postgres', on_error_stop => 0);
 	my $s2 = $node->background_psql('postgres', on_error_stop => 0);
 	$s1->query_safe(q{
@@ -374,7 +349,7 @@ sub check_committed
 	  or die "server did not come back after the backend crash";
 	ok(!-e "/proc/$other" || (proc_stat($other))[0] eq 'Z',
 		"$name: the other backend was terminated too");
-	is(postmaster_pid(), $pm, "$name: same postmaster, no full restart");
+	is(postmaster_pid($node), $pm, "$name: same postmaster, no full restart");
 	$s1->quit;
 	$s2->quit;
 

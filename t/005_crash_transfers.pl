@@ -39,6 +39,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 use IPC::Run;
 use Time::HiRes qw(usleep time);
 
@@ -110,36 +113,6 @@ sub stats
 my $base_stats = stats();
 note "relations in the pool: $base_stats->{relations}";
 
-# ---------------------------------------------------------------------
-# Process helpers (as in 002_crash_lifecycle.pl)
-# ---------------------------------------------------------------------
-sub proc_stat
-{
-	my ($pid) = @_;
-	open(my $fh, '<', "/proc/$pid/stat") or return;
-	my $line = <$fh>;
-	close $fh;
-	return unless defined $line && $line =~ /\)\s+(\S)\s+(\d+)/;
-	return ($1, $2);
-}
-
-sub postmaster_pid
-{
-	open(my $fh, '<', $node->data_dir . '/postmaster.pid') or die "postmaster.pid: $!";
-	my $pid = <$fh>;
-	close $fh;
-	chomp $pid;
-	return $pid;
-}
-
-sub children_of
-{
-	my ($parent) = @_;
-	return grep {
-		my ($state, $ppid) = proc_stat($_);
-		defined $ppid && $ppid == $parent
-	} map { m{^/proc/(\d+)$} ? $1 : () } glob('/proc/[0-9]*');
-}
 
 # SIGKILL the postmaster and all its children, wait until they are gone
 # (a killed postmaster lingers as a zombie for a moment).  The postmaster is
@@ -149,7 +122,7 @@ sub children_of
 sub crash
 {
 	my ($name) = @_;
-	my $pm = postmaster_pid();
+	my $pm = postmaster_pid($node);
 	kill 'STOP', $pm;
 	my @children = children_of($pm);
 	ok(scalar(@children) > 0, "$name: server has child processes before the crash");
@@ -504,7 +477,7 @@ for my $round (1 .. $rounds)
 
 	if ($backend_only)
 	{
-		my $pm = postmaster_pid();
+		my $pm = postmaster_pid($node);
 		my @victims = split /\n/, sql(q{SELECT pid FROM pg_stat_activity
 		                                 WHERE application_name = 'xfer' AND pid <> pg_backend_pid()});
 		ok(scalar(@victims) > 0, "$name: transfer backends running");
@@ -515,7 +488,7 @@ for my $round (1 .. $rounds)
 		$_->{acks} = finish_client($_) for @clients;
 		$node->poll_query_until('postgres', 'SELECT true')
 		  or die "server did not come back after the backend crash";
-		is(postmaster_pid(), $pm, "$name: same postmaster, no full restart");
+		is(postmaster_pid($node), $pm, "$name: same postmaster, no full restart");
 	}
 	else
 	{
