@@ -1258,6 +1258,26 @@ NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
 }
 
 /*
+ * NvmHoldsAtLeast - does the current transaction (under any of its xids)
+ * hold a lock on t at least as strong as want?
+ */
+static bool
+NvmHoldsAtLeast(HeapTupleHeader t, MultiXactStatus want)
+{
+	MultiXactMember *holders;
+	int			n = NvmXmaxHolders(t, &holders);
+	bool		result = false;
+
+	for (int i = 0; i < n && !result; i++)
+		result = TransactionIdIsCurrentTransactionId(holders[i].xid) &&
+			!NvmStatusIsUpdate(holders[i].status) &&
+			holders[i].status >= want;
+	if (holders)
+		pfree(holders);
+	return result;
+}
+
+/*
  * NvmStatusBits - infomask bits for xmax held with status (one
  * transaction), or by a multixact whose strongest member has it.
  */
@@ -1311,23 +1331,22 @@ NvmNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 
 	for (int i = 0; i < n; i++)
 	{
-		if (TransactionIdIsCurrentTransactionId(holders[i].xid))
+		if (TransactionIdEquals(holders[i].xid, myxid))
 		{
-			/*
-			 * Our own lock: a lock request keeps the stronger of the two.  An
-			 * update keeps a lock taken under another of our xids (before a
-			 * savepoint), so that rolling the update back keeps the lock.
-			 */
-			if (!NvmStatusIsUpdate(want))
-			{
-				if (holders[i].status > mine && !NvmStatusIsUpdate(holders[i].status))
-					mine = holders[i].status;
-				continue;
-			}
-			if (TransactionIdEquals(holders[i].xid, myxid) ||
-				NvmStatusIsUpdate(holders[i].status))
-				continue;
+			/* our own lock under the same xid: keep the stronger */
+			if (!NvmStatusIsUpdate(want) && !NvmStatusIsUpdate(holders[i].status) &&
+				holders[i].status > mine)
+				mine = holders[i].status;
+			continue;
 		}
+
+		/*
+		 * A lock we took under another of our xids (before a savepoint) stays
+		 * a member: rolling back to the savepoint must not drop it.
+		 */
+		if (TransactionIdIsCurrentTransactionId(holders[i].xid) &&
+			NvmStatusIsUpdate(holders[i].status))
+			continue;
 		members[nmembers++] = holders[i];
 	}
 	*others = nmembers > 0;
@@ -1862,18 +1881,15 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 
 		/*
 		 * Join the running holders whose locks are compatible with ours (a
-		 * multixact when there are any), keeping a stronger lock we hold.
-		 * The lock is taken in the name of the top-level transaction, so
-		 * that rolling back to a savepoint does not drop a lock the
-		 * transaction held before it.  Nothing is written when we hold this
-		 * lock already.
+		 * multixact when there are any).  As in heap, the lock belongs to the
+		 * current subtransaction, and a lock held from before a savepoint
+		 * stays a member; nothing is written when we hold a lock at least as
+		 * strong already.
 		 */
-		xmax = NvmNewXmax(tup.t_data, want, GetTopTransactionId(), &bits, &bits2, &others);
-		if (!(TransactionIdEquals(xmax, HeapTupleHeaderGetRawXmax(tup.t_data)) &&
-			  !(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
-			  (tup.t_data->t_infomask & (HEAP_XMAX_BITS & ~(HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID))) == bits &&
-			  (tup.t_data->t_infomask2 & HEAP_KEYS_UPDATED) == bits2))
+		if (!NvmHoldsAtLeast(tup.t_data, want))
 		{
+			xmax = NvmNewXmax(tup.t_data, want, GetCurrentTransactionId(),
+							  &bits, &bits2, &others);
 			NvmSetXmaxHeader(&hdr, &tup, xmax, cid, bits, bits2, false);
 			/* with an updater among the holders, keep its link to the new version */
 			if (!(bits & HEAP_XMAX_LOCK_ONLY))
