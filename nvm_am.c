@@ -2236,6 +2236,48 @@ NvmFreeDeadTids(int dirIndex, NvmDeadTids *dead)
 	}
 }
 
+static void
+NvmIndexVacuumInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
+				   BufferAccessStrategy bstrategy)
+{
+	ivinfo->index = index;
+	ivinfo->analyze_only = false;
+	ivinfo->report_progress = false;
+	ivinfo->estimated_count = false;
+	ivinfo->message_level = DEBUG2;
+	ivinfo->num_heap_tuples = live;
+	ivinfo->strategy = bstrategy;
+}
+
+/*
+ * NvmVacuumIndexPass - remove the index entries of the dead TIDs collected
+ * so far, then free their line pointers.
+ */
+static void
+NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
+				   IndexBulkDeleteResult **istats, double live,
+				   BufferAccessStrategy bstrategy, NvmDeadTids *dead)
+{
+	for (int i = 0; i < nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+
+		NvmIndexVacuumInfo(&ivinfo, Irel[i], live, bstrategy);
+		istats[i] = index_bulk_delete(&ivinfo, istats[i], NvmTidReaped, dead);
+	}
+
+	/*
+	 * The index deletions are in WAL, the line pointers in the pool: make the
+	 * former durable before a line pointer can be reused, or a crash could
+	 * bring back index entries pointing to someone else's row.
+	 * (XactLastRecEnd is the end of the last WAL record this backend wrote:
+	 * the index deletions.)
+	 */
+	XLogFlush(XactLastRecEnd);
+	NvmFreeDeadTids(dirIndex, dead);
+	dead->n = 0;
+}
+
 /*
  * nvm_relation_vacuum - lazy VACUUM: prune every page, remove the index
  * entries of dead line pointers and then free the line pointers, freeze
@@ -2257,12 +2299,17 @@ nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
 	double		deadrows = 0;
 	Relation   *Irel = NULL;
 	int			nindexes = 0;
+	IndexBulkDeleteResult **istats;
+	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
+							  MaxHeapTuplesPerPage);
 
 	vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
 						  params->multixact_freeze_min_age,
 						  params->multixact_freeze_table_age,
 						  &OldestXmin, &OldestMxact, &FreezeLimit, &MultiXactCutoff);
 	frozenXid = OldestXmin;
+	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
+	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
@@ -2270,46 +2317,32 @@ nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
 		vacuum_delay_point();
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
 					  &dead, &live, &deadrows, &frozenXid);
+		/* dead TIDs are kept within maintenance_work_mem: pass over now */
+		if (dead.n >= maxDead)
+			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
+							   bstrategy, &dead);
 	}
+	if (dead.n > 0)
+		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
+						   bstrategy, &dead);
+	if (dead.tids)
+		pfree(dead.tids);
 
-	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
 	for (int i = 0; i < nindexes; i++)
 	{
 		IndexVacuumInfo ivinfo;
-		IndexBulkDeleteResult *stats = NULL;
 
-		ivinfo.index = Irel[i];
-		ivinfo.analyze_only = false;
-		ivinfo.report_progress = false;
-		ivinfo.estimated_count = false;
-		ivinfo.message_level = DEBUG2;
-		ivinfo.num_heap_tuples = live;
-		ivinfo.strategy = bstrategy;
-		if (dead.n > 0)
-			stats = index_bulk_delete(&ivinfo, NULL, NvmTidReaped, &dead);
-		stats = index_vacuum_cleanup(&ivinfo, stats);
-		if (stats && !stats->estimated_count)
-			vac_update_relstats(Irel[i], stats->num_pages, stats->num_index_tuples,
+		NvmIndexVacuumInfo(&ivinfo, Irel[i], live, bstrategy);
+		istats[i] = index_vacuum_cleanup(&ivinfo, istats[i]);
+		if (istats[i] && !istats[i]->estimated_count)
+			vac_update_relstats(Irel[i], istats[i]->num_pages, istats[i]->num_index_tuples,
 								0, false, InvalidTransactionId, InvalidMultiXactId,
 								NULL, NULL, false);
-		if (stats)
-			pfree(stats);
+		if (istats[i])
+			pfree(istats[i]);
 	}
 	vac_close_indexes(nindexes, Irel, NoLock);
-
-	if (dead.n > 0)
-	{
-		/*
-		 * The index deletions are in WAL, the line pointers in the pool: make
-		 * the former durable before a line pointer can be reused, or a crash
-		 * could bring back index entries pointing to someone else's row.
-		 * (XactLastRecEnd is the end of the last WAL record this backend
-		 * wrote: the index deletions.)
-		 */
-		XLogFlush(XactLastRecEnd);
-		NvmFreeDeadTids(dirIndex, &dead);
-		pfree(dead.tids);
-	}
+	pfree(istats);
 
 	/* tell inserts where the reclaimed space is */
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)

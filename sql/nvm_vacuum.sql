@@ -42,4 +42,17 @@ DELETE FROM vac2 WHERE a > 10;
 VACUUM (ANALYZE) vac2;
 SELECT count(*), sum(a) FROM vac2;
 SELECT reltuples FROM pg_class WHERE relname = 'vac2';
-DROP TABLE vac, vac2;
+-- more dead rows than maintenance_work_mem holds: several index passes
+CREATE TABLE vac3 (a int PRIMARY KEY) USING nvm_am;
+INSERT INTO vac3 SELECT generate_series(1, 200000);
+DELETE FROM vac3 WHERE a > 10;
+SET maintenance_work_mem = '1MB';
+VACUUM vac3;
+RESET maintenance_work_mem;
+SET enable_seqscan = off;
+SELECT count(*), sum(a) FROM vac3 WHERE a > 0;
+RESET enable_seqscan;
+SELECT * FROM nvm_am_check('vac3');
+INSERT INTO vac3 SELECT generate_series(11, 1000);
+SELECT count(*) FROM vac3;
+DROP TABLE vac, vac2, vac3;
