@@ -1945,6 +1945,8 @@ static void
 nvm_relation_nontransactional_truncate(Relation rel)
 {
 	PoolRelTruncate(NvmRelDirIndex(rel));
+	/* the file's size follows the table's (and its free space map goes) */
+	RelationTruncate(rel, 0);
 }
 
 static void

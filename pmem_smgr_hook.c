@@ -47,7 +47,10 @@
 #include "commands/defrem.h"
 #include "miscadmin.h"
 #include "storage/shmem.h"
+#include "storage/fd.h"
 #include "storage/smgr.h"
+#include "common/relpath.h"
+#include <unistd.h>
 #include "storage/spin.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -167,20 +170,41 @@ NvmBeforeWrite(void)
 
 /*
  * NvmStorageExtended - called after block blkno was added to a relation.
- * When the block starts a new 1 GB segment, grow the relation's (sparse)
- * main-fork file to match, so that PostgreSQL's prefetching of relation
- * files (ANALYZE, bitmap heap scans) finds a segment to open.  The pages
- * themselves are never read from the file.  Caller holds the extension lock.
+ * Grows the relation's main-fork file, sparsely, to the same number of
+ * blocks, so that what reads file sizes (pg_relation_size(), \d+, and the
+ * prefetching of ANALYZE and bitmap heap scans) sees the table's real size.
+ * The pages themselves are never read from the file.  At a 1 GB boundary
+ * smgrextend() creates the next segment.  Caller holds the extension lock.
  */
 void
 NvmStorageExtended(SMgrRelation smgr, BlockNumber blkno)
 {
-	PGAlignedBlock zero;
+	char	   *path;
+	char	   *segpath;
+	int			fd;
+	BlockNumber segno = blkno / RELSEG_SIZE;
 
-	if (blkno == 0 || blkno % RELSEG_SIZE != 0)
+	if (blkno > 0 && blkno % RELSEG_SIZE == 0)
+	{
+		PGAlignedBlock zero;
+
+		memset(zero.data, 0, BLCKSZ);
+		smgrextend(smgr, MAIN_FORKNUM, blkno, zero.data, true);
 		return;
-	memset(zero.data, 0, BLCKSZ);
-	smgrextend(smgr, MAIN_FORKNUM, blkno, zero.data, true);
+	}
+	path = relpathbackend(smgr->smgr_rnode.node, smgr->smgr_rnode.backend, MAIN_FORKNUM);
+	segpath = segno == 0 ? path : psprintf("%s.%u", path, segno);
+	fd = OpenTransientFile(segpath, O_RDWR | PG_BINARY);
+	if (fd >= 0)
+	{
+		/* the size is information only: a failure is not worth an error */
+		if (ftruncate(fd, (off_t) (blkno % RELSEG_SIZE + 1) * BLCKSZ) != 0)
+			elog(DEBUG1, "could not set size of \"%s\": %m", segpath);
+		CloseTransientFile(fd);
+	}
+	if (segpath != path)
+		pfree(segpath);
+	pfree(path);
 }
 
 /* ----------------------------------------------------------------

@@ -16,6 +16,17 @@ SELECT reltuples FROM pg_class WHERE relname = 'vac';
 INSERT INTO vac SELECT g, g % 100, repeat('q', 200) FROM generate_series(4001, 5500) g;
 VACUUM vac;
 SELECT c.relpages <= s.relpages + 1 AS space_reused FROM pg_class c, vac_size s WHERE c.relname = 'vac';
+-- the table's size as PostgreSQL's size functions see it
+SELECT pg_relation_size('vac') = 8192 * relpages AS size_matches,
+       pg_table_size('vac') >= pg_relation_size('vac') AS table_size_ok
+  FROM pg_class WHERE relname = 'vac';
+BEGIN;
+CREATE TABLE vac_t (a int) USING nvm_am;
+INSERT INTO vac_t SELECT generate_series(1, 10000);
+SELECT pg_relation_size('vac_t') > 0 AS has_size;
+TRUNCATE vac_t;
+SELECT pg_relation_size('vac_t') AS size_after_truncate;
+ROLLBACK;
 -- every access path agrees, deleted keys are gone, new keys are found
 SELECT count(*), sum(id), sum(k) FROM vac;
 SET enable_seqscan = off;
