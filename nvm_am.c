@@ -1245,8 +1245,16 @@ NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
 	{
 		if (TransactionIdIsCurrentTransactionId(holders[i].xid))
 			continue;
+
+		/*
+		 * A lock waits for a running update of the row even when the
+		 * strengths are compatible (heap would lock the new version as well;
+		 * nvm_am does not follow the update chain): otherwise a FOR KEY SHARE
+		 * lock of a foreign-key check could miss the row's next version.
+		 */
 		if (DoLockModesConflict(NvmStatusLockMode(holders[i].status),
-								NvmStatusLockMode(want)))
+								NvmStatusLockMode(want)) ||
+			(!NvmStatusIsUpdate(want) && NvmStatusIsUpdate(holders[i].status)))
 		{
 			result = holders[i].xid;
 			break;
