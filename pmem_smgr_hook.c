@@ -10,10 +10,14 @@
  *		pending deletes, both take effect at commit and are undone at abort
  *		or at the abort of the subtransaction that made them.
  *	  - the custom WAL resource manager (id NVM_RMGR_ID, 141) and its one
- *		record, which makes every transaction id that writes nvm data known
- *		to WAL before the first write reaches the pool.
+ *		record, which makes every transaction id that is written into the
+ *		pool (in a tuple or a directory entry) known to WAL first.
  *	  - the resolution, after a restart, of lifecycle changes that a crash
  *		interrupted.
+ *	  - the relation's main-fork file, kept sparse at the table's size for
+ *		PostgreSQL's size functions and prefetching.
+ *	  - transaction end: frame pins of scans that an error ended are
+ *		dropped.
  *
  * Crash safety of the lifecycle: a directory entry is created with state
  * USED|CREATING|xid and a drop sets DROPPING|xid, where xid is the
@@ -27,7 +31,8 @@
  * transaction is flushed like that of any transaction that wrote WAL.
  *
  * Locks: the pool's directory lock (exclusive) for every state change;
- * a spinlock around the shared durable-xid horizon.  Drops happen while
+ * a spinlock around the shared durable-xid horizon; XactTruncationLock
+ * (shared) while clog is asked about an old xid.  Drops happen while
  * the dropping transaction holds AccessExclusiveLock on the relation.
  *
  *-------------------------------------------------------------------------
