@@ -23,7 +23,6 @@ use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
-use Time::HiRes qw(usleep);
 
 my $pool = "/dev/shm/nvm_am_tap_002_$$.pool";
 END { unlink $pool; }
@@ -77,19 +76,7 @@ sub crash_and_restart
 		kill 'KILL', @children;
 	}
 
-	# the postmaster must be reaped (its pid is in postmaster.pid); a dead
-	# child only has to be a zombie: it holds no shared memory or file lock
-	my $gone = 0;
-	for (1 .. 300)
-	{
-		my $left = grep {
-			my ($state) = proc_stat($_);
-			defined $state && $state ne 'Z'
-		} @children;
-		if (!-e "/proc/$pm" && $left == 0) { $gone = 1; last; }
-		usleep(100_000);
-	}
-	ok($gone, 'all server processes gone after SIGKILL');
+	ok(wait_gone($pm, @children), 'all server processes gone after SIGKILL');
 
 	$node->start;
 	return;

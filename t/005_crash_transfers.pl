@@ -129,17 +129,7 @@ sub crash
 	kill 'KILL', @children;
 	$node->kill9;
 
-	my $gone = 0;
-	for (1 .. 300)
-	{
-		my $left = grep {
-			my ($state) = proc_stat($_);
-			defined $state && $state ne 'Z'
-		} @children;
-		if (!-e "/proc/$pm" && $left == 0) { $gone = 1; last; }
-		usleep(100_000);
-	}
-	ok($gone, "$name: all server processes gone after SIGKILL");
+	ok(wait_gone($pm, @children), "$name: all server processes gone after SIGKILL");
 	return;
 }
 

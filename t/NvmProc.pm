@@ -6,7 +6,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(proc_stat postmaster_pid children_of);
+our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone);
 
 # proc_stat PID - (state, parent pid) of a process (comm may hold spaces)
 sub proc_stat
@@ -38,6 +38,24 @@ sub children_of
 		my ($state, $ppid) = proc_stat($_);
 		defined $ppid && $ppid == $parent
 	} map { m{^/proc/(\d+)$} ? $1 : () } glob('/proc/[0-9]*');
+}
+
+# wait_gone PM CHILDREN... - wait (up to 30 s) until the killed postmaster
+# is reaped (its pid is in postmaster.pid) and every child is at most a
+# zombie (a dead child holds no shared memory or file lock); true if so
+sub wait_gone
+{
+	my ($pm, @children) = @_;
+	for (1 .. 300)
+	{
+		my $left = grep {
+			my ($state) = proc_stat($_);
+			defined $state && $state ne 'Z'
+		} @children;
+		return 1 if !-e "/proc/$pm" && $left == 0;
+		select(undef, undef, undef, 0.1);
+	}
+	return 0;
 }
 
 1;
