@@ -178,6 +178,91 @@ IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup)
 }
 
 /*
+ * IplChainNext - the line pointer of the HOT-chain member that follows the
+ * tuple t on page blkno, or InvalidOffsetNumber when t ends its chain or
+ * its successor is not there any more.  The successor must be a heap-only
+ * tuple created by t's updater.  Its raw xmin is compared, not the one
+ * HeapTupleHeaderGetXmin reports: freezing keeps the raw xmin, and a
+ * frozen member must not cut its chain.  Caller holds the page lock.
+ */
+static OffsetNumber
+IplChainNext(Page page, BlockNumber blkno, HeapTupleHeader t)
+{
+	OffsetNumber next;
+	ItemId		lp;
+	HeapTupleHeader nt;
+
+	if (!HeapTupleHeaderIsHotUpdated(t) ||
+		ItemPointerGetBlockNumber(&t->t_ctid) != blkno)
+		return InvalidOffsetNumber;
+	next = ItemPointerGetOffsetNumber(&t->t_ctid);
+	if (next < FirstOffsetNumber || next > PageGetMaxOffsetNumber(page))
+		return InvalidOffsetNumber;
+	lp = PageGetItemId(page, next);
+	if (!ItemIdIsNormal(lp))
+		return InvalidOffsetNumber;
+	nt = (HeapTupleHeader) PageGetItem(page, lp);
+	if (!HeapTupleHeaderIsHeapOnly(nt) ||
+		!TransactionIdEquals(HeapTupleHeaderGetUpdateXid(t),
+							 HeapTupleHeaderGetRawXmin(nt)))
+		return InvalidOffsetNumber;
+	return next;
+}
+
+/*
+ * IplChainStart - the first tuple of the HOT chain whose root is the line
+ * pointer root: the root itself when it holds a tuple that is not heap-only,
+ * the target of a redirect when that is a heap-only tuple, otherwise none.
+ */
+static OffsetNumber
+IplChainStart(Page page, OffsetNumber root)
+{
+	ItemId		lp = PageGetItemId(page, root);
+	OffsetNumber off = root;
+
+	if (ItemIdIsRedirected(lp))
+	{
+		off = ItemIdGetRedirect(lp);
+		if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+			return InvalidOffsetNumber;
+		lp = PageGetItemId(page, off);
+		if (!ItemIdIsNormal(lp) ||
+			!HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
+			return InvalidOffsetNumber;
+		return off;
+	}
+	if (!ItemIdIsNormal(lp) ||
+		HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
+		return InvalidOffsetNumber;
+	return off;
+}
+
+/*
+ * IplGetRootTuples - roots[off - 1] is the root line pointer of the HOT
+ * chain the tuple at off belongs to, InvalidOffsetNumber for a tuple no
+ * chain reaches (heap_get_root_tuples, but with IplChainNext's rule for
+ * frozen members).  Caller holds the page lock.
+ */
+void
+IplGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots)
+{
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+
+	MemSet(roots, InvalidOffsetNumber, MaxHeapTuplesPerPage * sizeof(OffsetNumber));
+	for (OffsetNumber root = FirstOffsetNumber; root <= maxoff; root++)
+	{
+		OffsetNumber off = IplChainStart(page, root);
+
+		while (off != InvalidOffsetNumber && roots[off - 1] == InvalidOffsetNumber)
+		{
+			roots[off - 1] = root;
+			off = IplChainNext(page, blkno,
+							   (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off)));
+		}
+	}
+}
+
+/*
  * IplPrunePage - reclaim the space of row versions on page blkno that no
  * transaction can see any more.  Like heap's pruning: in a HOT chain the
  * dead versions before the first live one are removed and the root line
@@ -186,6 +271,12 @@ IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup)
  * chain leaves a dead line pointer.  Line pointers of removed heap-only
  * tuples are freed for reuse, since no index points to them.
  *
+ * A version is dead when its deleter committed before every running
+ * transaction's snapshot (GlobalVis, or oldestXmin when VACUUM gives its
+ * own horizon) and that commit is durable (NvmXidCommitDurable): a version
+ * removed for an asynchronous commit that a crash then loses would leave
+ * its row with no version at all.
+ *
  * The page is rewritten copy-on-write: compacted in local memory, written
  * to a new frame and published by swinging its page-table entry; the old
  * frame is freed once no backend has it pinned.  Returns true if the page
@@ -193,7 +284,8 @@ IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup)
  * page lock exclusively.
  */
 bool
-IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force)
+IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
+			 TransactionId oldestXmin)
 {
 	Page		page = PoolRelGetPage(dirIndex, blkno);
 	PGAlignedBlock copy;
@@ -229,8 +321,13 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force)
 		ItemPointerSet(&tup.t_self, blkno, off);
 		tup.t_tableOid = RelationGetRelid(rel);
 		r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &deleter);
-		if (r == HEAPTUPLE_DEAD ||
-			(r == HEAPTUPLE_RECENTLY_DEAD && GlobalVisTestIsRemovableXid(vistest, deleter)))
+		if (r == HEAPTUPLE_DEAD)
+			dead[off] = true;
+		else if (r == HEAPTUPLE_RECENTLY_DEAD &&
+				 NvmXidCommitDurable(deleter) &&
+				 (GlobalVisTestIsRemovableXid(vistest, deleter) ||
+				  (TransactionIdIsValid(oldestXmin) &&
+				   TransactionIdPrecedes(deleter, oldestXmin))))
 			dead[off] = true;
 		else if (TransactionIdIsNormal(deleter) &&
 				 (!TransactionIdIsValid(nextPrune) || TransactionIdPrecedes(deleter, nextPrune)))
@@ -244,37 +341,20 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force)
 		int			n = 0;
 		int			ndead = 0;
 		OffsetNumber off;
-		TransactionId priorXmax = InvalidTransactionId;
 
-		if (ItemIdIsRedirected(rootlp))
-			off = ItemIdGetRedirect(rootlp);
-		else if (ItemIdIsNormal(rootlp) &&
-				 !HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(np, rootlp)))
-			off = root;
-		else
+		if (!ItemIdIsRedirected(rootlp) && !ItemIdIsNormal(rootlp))
 			continue;
+		off = IplChainStart(np, root);
+		if (off == InvalidOffsetNumber && ItemIdIsNormal(rootlp))
+			continue;			/* a heap-only tuple: not a root */
 
 		/* collect the chain */
-		while (off >= FirstOffsetNumber && off <= maxoff && n < MaxHeapTuplesPerPage)
+		while (off != InvalidOffsetNumber && !reached[off])
 		{
-			ItemId		lp = PageGetItemId(np, off);
-			HeapTupleHeader t;
-
-			if (!ItemIdIsNormal(lp) || reached[off])
-				break;
-			t = (HeapTupleHeader) PageGetItem(np, lp);
-			if (off != root && !HeapTupleHeaderIsHeapOnly(t))
-				break;
-			if (TransactionIdIsValid(priorXmax) &&
-				!TransactionIdEquals(priorXmax, HeapTupleHeaderGetXmin(t)))
-				break;
 			chain[n++] = off;
 			reached[off] = true;
-			if (!HeapTupleHeaderIsHotUpdated(t) ||
-				ItemPointerGetBlockNumber(&t->t_ctid) != blkno)
-				break;
-			priorXmax = HeapTupleHeaderGetUpdateXid(t);
-			off = ItemPointerGetOffsetNumber(&t->t_ctid);
+			off = IplChainNext(np, blkno,
+							   (HeapTupleHeader) PageGetItem(np, PageGetItemId(np, off)));
 		}
 		while (ndead < n && dead[chain[ndead]])
 			ndead++;
@@ -371,7 +451,8 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
 			off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
-			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false))
+			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false,
+															  InvalidTransactionId))
 				off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
 			if (off == InvalidOffsetNumber)
 				avail = PageGetHeapFreeSpace(PoolRelGetPage(dirIndex, blkno));

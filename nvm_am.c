@@ -635,7 +635,9 @@ NvmDeadToAll(Relation rel, HeapTuple tup, TransactionId *deleter)
 	*deleter = dead;
 	if (r == HEAPTUPLE_DEAD)
 		return true;
+	/* an index entry killed for a commit a crash may lose would stay dead */
 	return r == HEAPTUPLE_RECENTLY_DEAD &&
+		NvmXidCommitDurable(dead) &&
 		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
 }
 
@@ -1746,7 +1748,8 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		NvmCarryLockers(heaptup, lockersXmax, lockersMask);
 		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
 		off = IplPlaceTupleOnPage(page, blkno, heaptup);
-		if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false))
+		if (off == InvalidOffsetNumber &&
+			IplPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
 		{
 			page = PoolRelGetPage(dirIndex, blkno);
 			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
@@ -2115,6 +2118,13 @@ NvmTidReaped(ItemPointer itemptr, void *state)
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
  * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
  * unfrozen.
+ *
+ * Pruning uses VACUUM's OldestXmin, the horizon the freeze limit comes
+ * from, so that every version OldestXmin calls dead is gone before anything
+ * is frozen.  Should one stay (the pool had no frame for the pruned page),
+ * nothing on the page is frozen: freezing the successor of a version that
+ * is still on the page would let pruning see two chains where there is one
+ * (heap's lazy_scan_prune prunes again for the same reason).
  */
 static void
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
@@ -2125,11 +2135,41 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	LWLock	   *lock = PoolPageLock(dirIndex, blkno);
 	Page		page;
 	OffsetNumber maxoff;
+	bool		mayFreeze = true;
+	HTSV_Result status[MaxHeapTuplesPerPage + 1];
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
-	(void) IplPrunePage(rel, dirIndex, blkno, true);
+	(void) IplPrunePage(rel, dirIndex, blkno, true, OldestXmin);
 	page = PoolRelGetPage(dirIndex, blkno);
 	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+
+		if (ItemIdIsDead(lp))
+		{
+			NvmDeadTidsAdd(dead, blkno, off);
+			continue;
+		}
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		status[off] = NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL);
+		switch (status[off])
+		{
+			case HEAPTUPLE_DEAD:
+				mayFreeze = false;
+				*deadrows += 1;
+				break;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*deadrows += 1;
+				break;
+			default:
+				*live += 1;
+				break;
+		}
+	}
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
@@ -2140,30 +2180,15 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		bool		change = false;
 		HeapTupleHeaderData hdr;
 
-		if (ItemIdIsDead(lp))
-		{
-			NvmDeadTidsAdd(dead, blkno, off);
-			continue;
-		}
 		if (!ItemIdIsNormal(lp))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
-		switch (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL))
-		{
-			case HEAPTUPLE_DEAD:
-			case HEAPTUPLE_RECENTLY_DEAD:
-				*deadrows += 1;
-				break;
-			default:
-				*live += 1;
-				break;
-		}
 
 		/* freeze what is older than the freeze limit */
 		t = tup.t_data;
 		memcpy(&hdr, t, sizeof(hdr));
 		xmin = HeapTupleHeaderGetRawXmin(t);
-		if (!HeapTupleHeaderXminFrozen(t) && TransactionIdIsNormal(xmin) &&
+		if (mayFreeze && !HeapTupleHeaderXminFrozen(t) && TransactionIdIsNormal(xmin) &&
 			(t->t_infomask & HEAP_XMIN_COMMITTED) &&
 			TransactionIdPrecedes(xmin, FreezeLimit))
 		{
@@ -2469,7 +2494,7 @@ NvmRootTid(TableScanDesc sscan, HeapTuple tup, OffsetNumber *roots,
 
 		Assert(scan->cblock == blkno);
 		LWLockAcquire(lock, LW_SHARED);
-		heap_get_root_tuples(scan->cpage, roots);
+		IplGetRootTuples(scan->cpage, blkno, roots);
 		LWLockRelease(lock);
 		*rootsBlock = blkno;
 	}

@@ -139,7 +139,8 @@ extern void IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup,
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);
 extern bool IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
-						 bool force);
+						 bool force, TransactionId oldestXmin);
+extern void IplGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots);
 extern void IplSetUnused(Page page, OffsetNumber *offs, int n);
 extern OffsetNumber IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup);
 extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
@@ -156,6 +157,7 @@ extern HTSV_Result NvmTupleSatisfiesVacuum(HeapTuple tup,
 										   TransactionId OldestXmin,
 										   TransactionId *deadXid);
 extern bool NvmXidCommitted(TransactionId xid);
+extern bool NvmXidCommitDurable(TransactionId xid);
 extern void NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
 								Snapshot snapshot);
 

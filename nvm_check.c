@@ -205,7 +205,7 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 						ranges[i - 1].off);
 
 	/* tuple headers */
-	heap_get_root_tuples(page, roots);
+	IplGetRootTuples(page, blkno, roots);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
@@ -238,8 +238,9 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 						ItemPointerGetBlockNumberNoCheck(&t->t_ctid),
 						ItemPointerGetOffsetNumberNoCheck(&t->t_ctid), nblocks);
 		if (HeapTupleHeaderIsHeapOnly(t) && !OffsetNumberIsValid(roots[off - 1]) &&
-			!(t->t_infomask & HEAP_XMIN_INVALID) &&
-			NvmXidCommitted(HeapTupleHeaderGetRawXmin(t)))
+			(HeapTupleHeaderXminFrozen(t) ||
+			 (!(t->t_infomask & HEAP_XMIN_INVALID) &&
+			  NvmXidCommitted(HeapTupleHeaderGetRawXmin(t)))))
 			CheckReport(cs, blkno, off, "heap-only tuple is not reachable from any root");
 	}
 }

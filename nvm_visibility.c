@@ -49,6 +49,23 @@ NvmXidCommitted(TransactionId xid)
 	return TransactionIdDidCommit(xid);
 }
 
+/*
+ * NvmXidCommitDurable - is the commit record of xid, a transaction known to
+ * have committed, flushed to WAL?  An asynchronous commit is not until the
+ * WAL writer gets to it, and a crash before then turns it into an abort.
+ * Whatever nvm_am persists in the pool because a transaction committed
+ * (a hint bit, a pruned version, a frozen xmin) must wait for this: a WAL-
+ * logged change is ordered after the commit record by WAL itself, a change
+ * to the pool is not.
+ */
+bool
+NvmXidCommitDurable(TransactionId xid)
+{
+	if (!TransactionIdIsNormal(xid))
+		return true;
+	return !XLogNeedsFlush(TransactionIdGetCommitLSN(xid));
+}
+
 static inline bool
 XminKnownInvalid(HeapTupleHeader t)
 {
@@ -72,8 +89,7 @@ XidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
 		return NvmXidCommitted(xid);	/* no hints for multixacts */
 	if (NvmXidCommitted(xid))
 	{
-		if (TransactionIdIsNormal(xid) &&
-			!XLogNeedsFlush(TransactionIdGetCommitLSN(xid)))
+		if (NvmXidCommitDurable(xid))
 			IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
 		return true;
 	}
