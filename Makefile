@@ -3,6 +3,7 @@ MODULE_big = nvm_am
 OBJS = \
 	nvm_am.o \
 	ipl_log.o \
+	ipl_cache.o \
 	nvm_pool.o \
 	nvm_visibility.o \
 	nvm_monitor.o \

@@ -1,35 +1,54 @@
 /*-------------------------------------------------------------------------
  *
  * ipl_log.c
- *	  Page operations of nvm_am.  This is the only code that writes a page
- *	  frame: initialising a new page, placing a tuple, rewriting a tuple's
- *	  header (xmax, command id, ctid, infomask bits), setting hint bits,
- *	  pruning a page and copying pages.
+ *	  Page operations of nvm_am, through in-page logging (IPL).  This is the
+ *	  only code that changes a page: initialising a new page, placing a
+ *	  tuple, rewriting a tuple's header (xmax, command id, ctid, infomask
+ *	  bits), freeing line pointers, setting hint bits, pruning a page and
+ *	  copying pages.
  *
- *	  This version applies changes in place, in an order that makes each
- *	  change crash-atomic with nothing but 8-byte publishes:
+ *	  A page lives in a frame of the pool (its base image) and the frame's
+ *	  log area (nvm_am.ipl_log_size bytes).  A change is a redo record
+ *	  appended to the log and persisted, then applied, by the same redo
+ *	  routine that merges logs on read, to the page's image in the merge
+ *	  cache (ipl_cache.c).  The base image is never written after it was
+ *	  published, so a reader may point into it with nothing but a pin:
  *
- *	  - placing a tuple writes the tuple body and its line pointer past the
- *		page's pd_lower, persists them, and then publishes the 8-byte word
- *		holding pd_checksum, pd_flags, pd_lower and pd_upper.  A crash before
- *		the publish leaves bytes beyond pd_lower that nothing reads.  When a
- *		free line pointer is reused, pd_upper is published first and the
- *		4-byte line pointer written after it.
- *	  - rewriting a tuple header persists bytes 0-15 (xmin, xmax, command
- *		id, ctid block) first and then publishes bytes 16-23 (ctid offset,
- *		t_infomask2, t_infomask).  The infomask is what makes a new xmax
- *		count, so a crash in between leaves the old meaning of the tuple.
- *	  - pruning never changes a page that readers may point into: the pruned
- *		page is built in local memory, written to a new frame, persisted, and
- *		published by swinging the page-table entry; the old frame is retired
- *		and freed by the pool once no backend has it pinned.
- *	  - hint bits and pd_prune_xid are hints: written, never persisted.
+ *	  - reading a page: its cached image if there is one; else, when its
+ *		log is empty, the frame itself (redirected read, zero copies); else
+ *		the base with the log's records applied, merged into a cache slot
+ *		(merges_on_read).
+ *	  - changing a page: the caller holds the page lock exclusively and got
+ *		the page through IplGetPage, which then returns the cached image
+ *		(made from the frame and its log if need be).  The record is
+ *		appended to the log, persisted, and applied to that image.
+ *	  - a record that does not fit in the log (always, with ipl_log_size
+ *		0): the change is applied to the image and the image is written to
+ *		a new frame with an empty log, published by swinging the page-table
+ *		entry (merges_on_full).  The old frame is freed once unpinned.
+ *	  - pruning moves tuples, so it never changes an image readers may point
+ *		into: the pruned image goes to a new cache slot (its record, the
+ *		list of line-pointer changes, to the log) or, with the log full, to
+ *		a new frame.
+ *	  - hint bits and pd_prune_xid are hints: written into whatever image
+ *		is current, never logged.
  *
- *	  - VACUUM frees dead line pointers (4-byte stores) only after the index
- *		entries pointing to them are gone and that is flushed to WAL.
+ *	  On-pmem format of a log area: records one after the other from its
+ *	  start, each an IplRecord header (16 bytes) and a body, padded to 8
+ *	  bytes.  A record belongs to the base image whose generation number it
+ *	  carries; the generation is in the base's pd_lsn (unused otherwise:
+ *	  nvm_am pages are not WAL-logged) and is new for every base image ever
+ *	  written (PoolNextGeneration), so records of a frame's earlier life
+ *	  never match.  Reading stops at the first record with another
+ *	  generation, an impossible length or a CRC-32C mismatch: a record torn
+ *	  by a crash is never applied.  Records are persisted (flushed and
+ *	  drained) one by one, under the page lock: a record that another
+ *	  backend appends after it may belong to a transaction that commits,
+ *	  and must not outlive a torn predecessor.
  *
- *	  The in-page log (per-page redo records merged on read) replaces these
- *	  in-place writes behind the same functions.
+ *	  Record bodies: PATCH, a list of (offset, length, bytes) written into
+ *	  the page; PRUNE, pd_prune_xid and a list of (offset, line pointer)
+ *	  followed by PageRepairFragmentation, which is deterministic.
  *
  * Locks: the caller holds the page's LWLock (PoolPageLock) exclusively for
  * every change, and the relation's extension lock to add a page.  Readers
@@ -41,6 +60,7 @@
 
 #include "access/htup_details.h"
 #include "miscadmin.h"
+#include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
 #include "storage/freespace.h"
 #include "storage/lmgr.h"
@@ -54,13 +74,390 @@ StaticAssertDecl(offsetof(PageHeaderData, pd_checksum) == 8 &&
 				 offsetof(PageHeaderData, pd_lower) == 12 &&
 				 offsetof(PageHeaderData, pd_upper) == 14,
 				 "pd_lower and pd_upper share one aligned 8-byte word");
-StaticAssertDecl(offsetof(HeapTupleHeaderData, t_infomask2) == 18 &&
-				 offsetof(HeapTupleHeaderData, t_infomask) == 20,
-				 "infomask bits share one aligned 8-byte word");
+StaticAssertDecl(offsetof(HeapTupleHeaderData, t_hoff) == 22,
+				 "the visibility fields of a tuple header are its first 22 bytes");
+
+/* GUC */
+int			nvm_read_mode = NVM_READ_REDIRECT;
+
+/* ----------------------------------------------------------------
+ * Records
+ * ----------------------------------------------------------------
+ */
+typedef struct IplRecord
+{
+	uint64		gen;			/* generation of the base image */
+	pg_crc32c	crc;			/* CRC-32C of the record with crc = 0 */
+	uint16		len;			/* bytes, header included, multiple of 8 */
+	uint8		type;			/* IPL_REC_* */
+	uint8		reserved;
+} IplRecord;
+
+#define IPL_REC_PATCH	1
+#define IPL_REC_PRUNE	2
+
+typedef struct IplPatch
+{
+	uint16		off;
+	uint16		len;			/* 0 ends the list */
+} IplPatch;
+
+typedef struct IplPruneItem
+{
+	uint16		off;
+	uint16		pad;
+	uint32		lp;				/* the new line pointer, raw */
+} IplPruneItem;
+
+/* a record being built */
+typedef struct IplRecBuf
+{
+	union
+	{
+		IplRecord	hdr;
+		char		data[2 * BLCKSZ];
+		uint64		force_align;
+	}			u;
+	int			len;
+} IplRecBuf;
+
+static IplRecBuf recbuf;
 
 /* backend-local insertion target, like heap's rd_targblock */
 static int	target_dir_index = -1;
 static BlockNumber target_block = InvalidBlockNumber;
+
+static inline uint64
+PageGen(Page page)
+{
+	return PageXLogRecPtrGet(((PageHeader) page)->pd_lsn);
+}
+
+static inline void
+PageSetGen(Page page, uint64 gen)
+{
+	PageXLogRecPtrSet(((PageHeader) page)->pd_lsn, gen);
+}
+
+static void
+RecStart(IplRecBuf *rb, uint8 type)
+{
+	memset(&rb->u.hdr, 0, sizeof(IplRecord));
+	rb->u.hdr.type = type;
+	rb->len = sizeof(IplRecord);
+}
+
+static void
+RecAdd(IplRecBuf *rb, const void *data, int len)
+{
+	Assert(rb->len + len <= (int) sizeof(rb->u.data) - 8);
+	memcpy(rb->u.data + rb->len, data, len);
+	rb->len += len;
+}
+
+/* RecPatch - add "write len bytes of data at page offset off" */
+static void
+RecPatch(IplRecBuf *rb, int off, const void *data, int len)
+{
+	IplPatch	p;
+
+	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
+	p.off = (uint16) off;
+	p.len = (uint16) len;
+	RecAdd(rb, &p, sizeof(p));
+	RecAdd(rb, data, len);
+}
+
+static pg_crc32c
+RecCrc(const IplRecord *rec)
+{
+	IplRecord	h = *rec;
+	pg_crc32c	crc;
+
+	h.crc = 0;
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, &h, sizeof(h));
+	COMP_CRC32C(crc, (const char *) rec + sizeof(h), rec->len - sizeof(h));
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+/* RecFinish - pad, and seal the record for the base image of generation gen */
+static void
+RecFinish(IplRecBuf *rb, uint64 gen)
+{
+	while (rb->len % 8 != 0)
+		rb->u.data[rb->len++] = 0;
+	rb->u.hdr.gen = gen;
+	rb->u.hdr.len = (uint16) rb->len;
+	rb->u.hdr.crc = RecCrc(&rb->u.hdr);
+}
+
+/*
+ * IplRedo - apply record rec to page.  Returns false, with page unchanged
+ * or partly changed, for a record whose contents do not fit the page
+ * (which its CRC should have ruled out).
+ */
+static bool
+IplRedo(Page page, const IplRecord *rec)
+{
+	const char *p = (const char *) rec + sizeof(IplRecord);
+	const char *end = (const char *) rec + rec->len;
+
+	switch (rec->type)
+	{
+		case IPL_REC_PATCH:
+			while (p + sizeof(IplPatch) <= end)
+			{
+				IplPatch	patch;
+
+				memcpy(&patch, p, sizeof(patch));
+				if (patch.len == 0)
+					break;
+				if (patch.off < 8 || patch.off + patch.len > BLCKSZ ||
+					p + sizeof(patch) + patch.len > end)
+					return false;
+				memcpy((char *) page + patch.off, p + sizeof(patch), patch.len);
+				p += sizeof(patch) + patch.len;
+			}
+			return true;
+		case IPL_REC_PRUNE:
+			{
+				uint32		pruneXid;
+				uint32		n;
+
+				if (p + 8 > end)
+					return false;
+				memcpy(&pruneXid, p, 4);
+				memcpy(&n, p + 4, 4);
+				p += 8;
+				if (p + n * sizeof(IplPruneItem) > end)
+					return false;
+				for (uint32 i = 0; i < n; i++)
+				{
+					IplPruneItem item;
+
+					memcpy(&item, p + i * sizeof(IplPruneItem), sizeof(item));
+					if (item.off < FirstOffsetNumber || item.off > PageGetMaxOffsetNumber(page))
+						return false;
+					memcpy(PageGetItemId(page, item.off), &item.lp, sizeof(ItemIdData));
+				}
+				PageRepairFragmentation(page);
+				((PageHeader) page)->pd_prune_xid = pruneXid;
+				return true;
+			}
+		default:
+			return false;
+	}
+}
+
+/*
+ * IplLogRecords - the first record of frame's log for its current base
+ * image, or NULL when the log is empty.
+ */
+static inline bool
+IplLogEmpty(uint64 frame)
+{
+	char	   *log = PoolFrameLog(frame);
+
+	return log == NULL ||
+		((IplRecord *) log)->gen != PageGen(PoolFramePage(frame));
+}
+
+/*
+ * IplMerge - dst = the base image of frame with the valid records of its
+ * log applied; returns the bytes of log they take.  Caller holds the page
+ * lock (no record is being appended).
+ */
+static uint32
+IplMerge(Page dst, uint64 frame)
+{
+	char	   *log = PoolFrameLog(frame);
+	uint32		size = PoolLogSize();
+	uint32		used = 0;
+	uint64		gen;
+	int			n = 0;
+
+	memcpy(dst, PoolFramePage(frame), BLCKSZ);
+	if (log == NULL)
+		return 0;
+	gen = PageGen(dst);
+	while (used + sizeof(IplRecord) <= size)
+	{
+		const IplRecord *rec = (const IplRecord *) (log + used);
+
+		if (rec->gen != gen)
+			break;
+		if (rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
+			used + rec->len > size || rec->crc != RecCrc(rec))
+		{
+			PoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
+			break;
+		}
+		if (!IplRedo(dst, rec))
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("nvm_am in-page log record of frame %llu does not fit its page",
+							(unsigned long long) frame),
+					 errdetail("The record at byte %u of the log is ignored, with the records after it.", used)));
+			memcpy(dst, PoolFramePage(frame), BLCKSZ);
+			used = 0;
+			break;
+		}
+		used += rec->len;
+		n++;
+	}
+	if (n > 0)
+		PoolCountAdd(NVM_STAT_MERGES_ON_READ, 1);
+	return used;
+}
+
+/*
+ * IplLoad - bring the image of the page in frame into the merge cache;
+ * returns its slot.  Caller holds the page lock.
+ */
+static int
+IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
+{
+	int			slot = IplCacheAlloc();
+	uint32		used = IplMerge(IplSlotPage(slot), frame);
+
+	return IplCacheMap(slot, dirIndex, blkno, frame, used);
+}
+
+/*
+ * IplGetPage - the current image of page blkno of relation dirIndex.  With
+ * the page lock held exclusively it is the page's image in the merge cache,
+ * the one the change functions below change; with the page lock held
+ * shared it may be the frame itself.
+ */
+Page
+IplGetPage(int dirIndex, BlockNumber blkno)
+{
+	uint64		frame = PoolRelGetFrame(dirIndex, blkno);
+	int			slot = IplCacheLookup(frame);
+
+	if (slot >= 0)
+		return IplSlotPage(slot);
+	if (IplLogEmpty(frame) &&
+		!LWLockHeldByMeInMode(PoolPageLock(dirIndex, blkno), LW_EXCLUSIVE))
+		return PoolFramePage(frame);
+	return IplSlotPage(IplLoad(dirIndex, blkno, frame));
+}
+
+/*
+ * IplHoldPage - read page blkno for a scan or an index fetch that keeps
+ * pointers into it after releasing the page lock: the image is pinned in
+ * *held (and the pin of what *held pinned before dropped).  With
+ * nvm_am.read_mode = copy and a copy buffer given, the image is copied
+ * there instead, and nothing stays pinned.  Caller holds the page lock.
+ */
+Page
+IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf)
+{
+	Page		page = IplGetPage(dirIndex, blkno);
+	int			slot = IplSlotOfPage(page);
+	uint64		id;
+
+	if (copybuf != NULL && nvm_read_mode == NVM_READ_COPY)
+	{
+		IplDropPage(held);
+		memcpy(copybuf, page, BLCKSZ);
+		PoolCountAdd(NVM_STAT_COPIED_PAGE_READS, 1);
+		return (Page) copybuf;
+	}
+	if (slot >= 0)
+	{
+		id = IplSlotPinId(slot);
+		PoolCountAdd(NVM_STAT_MERGED_PAGE_READS, 1);
+	}
+	else
+	{
+		id = PoolRelGetFrame(dirIndex, blkno);
+		PoolCountAdd(NVM_STAT_REDIRECTED_PAGE_READS, 1);
+	}
+	if (*held != id)
+	{
+		PoolPinFrame(id);
+		if (*held != 0)
+			PoolUnpinFrame(*held);
+		*held = id;
+	}
+	return page;
+}
+
+/*
+ * IplDropPage - drop the pin IplHoldPage left in *held, if any.
+ */
+void
+IplDropPage(uint64 *held)
+{
+	if (*held != 0)
+		PoolUnpinFrame(*held);
+	*held = 0;
+}
+
+/*
+ * IplWriteBack - write image (the page's cached image in slot) to a new
+ * frame with an empty log and make it the page's frame.  Caller holds the
+ * page lock exclusively and allocated newframe.
+ */
+static void
+IplWriteBack(int slot, Page image, uint64 newframe)
+{
+	IplSlot    *s = IplSlotById(slot);
+	Page		dst = PoolFramePage(newframe);
+
+	PageSetGen(image, PoolNextGeneration());
+	memcpy(dst, image, BLCKSZ);
+	PoolPersist(dst, BLCKSZ);
+	PoolRetireFrame(PoolRelSwapFrame(s->dirIndex, s->blkno, newframe));
+	IplCacheRemap(slot, newframe);
+	PoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
+	PoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
+}
+
+/*
+ * IplApply - make the record in rb a change of page, which must be the
+ * cached image IplGetPage returned under the exclusive page lock: append
+ * it to the page's log and apply it, or, when the log has no room, apply
+ * it and write the page to a new frame.
+ */
+static void
+IplApply(Page page, IplRecBuf *rb)
+{
+	int			slot = IplSlotOfPage(page);
+	IplSlot    *s;
+	uint32		size = PoolLogSize();
+
+	if (slot < 0)
+		elog(ERROR, "nvm_am page change outside the merge cache");
+	s = IplSlotById(slot);
+	Assert(LWLockHeldByMeInMode(PoolPageLock(s->dirIndex, s->blkno), LW_EXCLUSIVE));
+	RecFinish(rb, PageGen(page));
+	if (s->logUsed + rb->len <= size)
+	{
+		char	   *dst = PoolFrameLog(s->frame) + s->logUsed;
+
+		memcpy(dst, rb->u.data, rb->len);
+		PoolPersist(dst, rb->len);
+		s->logUsed += rb->len;
+		PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
+		PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
+		if (!IplRedo(page, &rb->u.hdr))
+			elog(PANIC, "nvm_am could not apply its own page record");
+	}
+	else
+	{
+		/* allocate first: a full pool must fail before anything changed */
+		uint64		frame = PoolAllocFrame();
+
+		if (!IplRedo(page, &rb->u.hdr))
+			elog(PANIC, "nvm_am could not apply its own page record");
+		IplWriteBack(slot, page, frame);
+	}
+}
 
 /*
  * IplNewPage - add an empty page at the end of a relation; returns its
@@ -78,16 +475,17 @@ IplNewPage(int dirIndex)
 	frame = PoolAllocFrame();
 	page = PoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
-	PoolFlush(page, BLCKSZ);
-	PoolDrain();
+	PageSetGen(page, PoolNextGeneration());
+	PoolPersist(page, BLCKSZ);
 	PoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
 }
 
 /*
  * IplTryAdd - place tup on page if it fits; caller holds the page lock
- * exclusively.  Returns the new offset or InvalidOffsetNumber.  A line
- * pointer freed by pruning is reused; otherwise one is appended.
+ * exclusively and got page from IplGetPage.  Returns the new offset or
+ * InvalidOffsetNumber.  A line pointer freed by pruning is reused;
+ * otherwise one is appended.
  */
 static OffsetNumber
 IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
@@ -98,10 +496,10 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	OffsetNumber off = InvalidOffsetNumber;
 	uint16		lower;
 	uint16		upper;
-	HeapTupleHeader dst;
-	ItemId		lp;
 	ItemIdData	newlp;
 	uint16		word[4];
+	IplRecBuf  *rb = &recbuf;
+	HeapTupleHeader body;
 
 	if (PageGetHeapFreeSpace(page) < alignedSize)
 		return InvalidOffsetNumber;
@@ -126,39 +524,19 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	if (lower > upper)
 		return InvalidOffsetNumber;
 
-	dst = (HeapTupleHeader) ((char *) page + upper);
-	memcpy(dst, tup->t_data, tup->t_len);
+	/* one record: the tuple, its line pointer, pd_lower and pd_upper */
+	RecStart(rb, IPL_REC_PATCH);
+	body = (HeapTupleHeader) (rb->u.data + rb->len + sizeof(IplPatch));
+	RecPatch(rb, upper, tup->t_data, tup->t_len);
 	if (!keepCtid)
-		ItemPointerSet(&dst->t_ctid, blkno, off);
-	PoolFlush(dst, tup->t_len);
-	lp = PageGetItemId(page, off);
+		ItemPointerSet(&body->t_ctid, blkno, off);
 	ItemIdSetNormal(&newlp, upper, tup->t_len);
-
-	if (off <= maxoff)
-	{
-		/*
-		 * Reusing a line pointer: claim the space first (publish pd_upper),
-		 * then make the line pointer point to it.  A crash in between only
-		 * leaks the space until the page is next compacted.
-		 */
-		PoolDrain();
-		memcpy(word, (char *) page + 8, sizeof(word));
-		word[3] = upper;
-		PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
-		*lp = newlp;
-		PoolPersist(lp, sizeof(ItemIdData));
-	}
-	else
-	{
-		/* a new line pointer is beyond pd_lower until the publish */
-		*lp = newlp;
-		PoolFlush(lp, sizeof(ItemIdData));
-		PoolDrain();
-		memcpy(word, (char *) page + 8, sizeof(word));
-		word[2] = lower;
-		word[3] = upper;
-		PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
-	}
+	RecPatch(rb, (char *) PageGetItemId(page, off) - (char *) page, &newlp, sizeof(newlp));
+	memcpy(word, (char *) page + 8, sizeof(word));
+	word[2] = lower;
+	word[3] = upper;
+	RecPatch(rb, 8, word, sizeof(word));
+	IplApply(page, rb);
 
 	ItemPointerSet(&tup->t_self, blkno, off);
 	if (!keepCtid)
@@ -263,6 +641,98 @@ IplGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots)
 }
 
 /*
+ * IplPruneWrite - make the pruned line pointers of np (a copy of page
+ * with line pointers changed, nothing else) the page's new state: a PRUNE
+ * record in the log, applied to a copy of the image in a new cache slot,
+ * or, when the log is full or no slot is free, a new frame.  page is the
+ * page's cached image; readers may point into it, so it is left as it is
+ * and unmapped.  Returns false, changing nothing, when the pool has no
+ * frame for the page.  Caller holds the page lock exclusively.
+ */
+static bool
+IplPruneWrite(Page page, Page np, TransactionId pruneXid)
+{
+	int			slot = IplSlotOfPage(page);
+	IplSlot    *s;
+	IplRecBuf  *rb = &recbuf;
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	uint32		n = 0;
+	uint32		hdr[2];
+	int			newslot = -1;
+	uint64		frame = 0;
+
+	if (slot < 0)
+		elog(ERROR, "nvm_am page change outside the merge cache");
+	s = IplSlotById(slot);
+
+	RecStart(rb, IPL_REC_PRUNE);
+	hdr[0] = pruneXid;
+	hdr[1] = 0;
+	RecAdd(rb, hdr, sizeof(hdr));
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		IplPruneItem item;
+
+		if (memcmp(PageGetItemId(page, off), PageGetItemId(np, off), sizeof(ItemIdData)) == 0)
+			continue;
+		item.off = off;
+		item.pad = 0;
+		memcpy(&item.lp, PageGetItemId(np, off), sizeof(ItemIdData));
+		RecAdd(rb, &item, sizeof(item));
+		n++;
+	}
+	memcpy(rb->u.data + sizeof(IplRecord) + 4, &n, sizeof(n));
+	RecFinish(rb, PageGen(page));
+
+	if (s->logUsed + rb->len <= PoolLogSize())
+		newslot = IplCacheTryAlloc();
+	if (newslot < 0)
+	{
+		/* with the pool full, leave the page as it is rather than fail */
+		frame = PoolTryAllocFrame();
+		if (frame == 0)
+			return false;
+	}
+
+	/* the new image: np, compacted as redo compacts it */
+	memcpy(np, page, BLCKSZ);
+	if (!IplRedo(np, &rb->u.hdr))
+		elog(PANIC, "nvm_am could not apply its own prune record");
+
+	if (newslot >= 0)
+	{
+		char	   *dst = PoolFrameLog(s->frame) + s->logUsed;
+		uint64		pageframe = s->frame;
+		uint32		used = s->logUsed + rb->len;
+		int			dirIndex = s->dirIndex;
+		BlockNumber blkno = s->blkno;
+
+		memcpy(dst, rb->u.data, rb->len);
+		PoolPersist(dst, rb->len);
+		PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
+		PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
+		memcpy(IplSlotPage(newslot), np, BLCKSZ);
+		IplCacheUnmap(slot);
+		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, used);
+	}
+	else
+	{
+		Page		dst = PoolFramePage(frame);
+		int			dirIndex = s->dirIndex;
+		BlockNumber blkno = s->blkno;
+
+		PageSetGen(np, PoolNextGeneration());
+		memcpy(dst, np, BLCKSZ);
+		PoolPersist(dst, BLCKSZ);
+		IplCacheUnmap(slot);
+		PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, frame));
+		PoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
+		PoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
+	}
+	return true;
+}
+
+/*
  * IplPrunePage - reclaim the space of row versions on page blkno that no
  * transaction can see any more.  Like heap's pruning: in a HOT chain the
  * dead versions before the first live one are removed and the root line
@@ -287,7 +757,7 @@ bool
 IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 			 TransactionId oldestXmin)
 {
-	Page		page = PoolRelGetPage(dirIndex, blkno);
+	Page		page = IplGetPage(dirIndex, blkno);
 	PGAlignedBlock copy;
 	Page		np = copy.data;
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -297,7 +767,6 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
 	TransactionId nextPrune = InvalidTransactionId;
 	bool		changed = false;
-	uint64		frame;
 
 	if (!force &&
 		(!TransactionIdIsValid(pruneXid) ||
@@ -394,23 +863,14 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		}
 	}
 
-	((PageHeader) np)->pd_prune_xid = nextPrune;
 	if (!changed)
 	{
-		/* remember when pruning may pay next time: a hint, not persisted */
+		/* remember when pruning may pay next time: a hint, not logged */
 		((PageHeader) page)->pd_prune_xid = nextPrune;
 		return false;
 	}
-
-	/* with the pool full, leave the page as it is rather than fail */
-	frame = PoolTryAllocFrame();
-	if (frame == 0)
+	if (!IplPruneWrite(page, np, nextPrune))
 		return false;
-	PageRepairFragmentation(np);
-	memcpy(PoolFramePage(frame), np, BLCKSZ);
-	PoolFlush(PoolFramePage(frame), BLCKSZ);
-	PoolDrain();
-	PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, frame));
 	PoolCountAdd(NVM_STAT_PAGES_PRUNED, 1);
 	return true;
 }
@@ -450,12 +910,12 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			OffsetNumber off;
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
-			off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+			off = IplTryAdd(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
 			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false,
 															  InvalidTransactionId))
-				off = IplTryAdd(PoolRelGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+				off = IplTryAdd(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
 			if (off == InvalidOffsetNumber)
-				avail = PageGetHeapFreeSpace(PoolRelGetPage(dirIndex, blkno));
+				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
 			LWLockRelease(lock);
 			if (off != InvalidOffsetNumber)
 			{
@@ -508,26 +968,19 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 /*
  * IplWriteTupleHeader - replace the visibility fields of the tuple at off
  * (xmin, xmax, command id, ctid, t_infomask2, t_infomask) with those of
- * newhdr.  Caller holds the page lock exclusively.
+ * newhdr.  Caller holds the page lock exclusively and got page from
+ * IplGetPage.
  */
 void
 IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 {
 	ItemId		lp = PageGetItemId(page, off);
-	char	   *dst;
-	uint64		word;
+	IplRecBuf  *rb = &recbuf;
 
 	Assert(ItemIdIsNormal(lp));
-	dst = (char *) PageGetItem(page, lp);
-	Assert(((uintptr_t) dst % 8) == 0);
-
-	memcpy(dst, newhdr, 16);
-	PoolFlush(dst, 16);
-	PoolDrain();
-
-	memcpy(&word, dst + 16, sizeof(word));
-	memcpy(&word, (char *) newhdr + 16, 6);	/* ctid offset, infomask2, infomask */
-	PoolPublish64((uint64 *) (dst + 16), word);
+	RecStart(rb, IPL_REC_PATCH);
+	RecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
+	IplApply(page, rb);
 
 	/* a deleted or updated version may be pruned later: a hint */
 	if (!(newhdr->t_infomask & HEAP_XMAX_INVALID) &&
@@ -540,31 +993,33 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 /*
  * IplSetUnused - free the dead line pointers offs[0..n-1] of page for reuse
  * (VACUUM, after their index entries were removed).  Caller holds the page
- * lock exclusively.
+ * lock exclusively and got page from IplGetPage.
  */
 void
 IplSetUnused(Page page, OffsetNumber *offs, int n)
 {
+	IplRecBuf  *rb = &recbuf;
+	ItemIdData	unused;
 	uint16		word[4];
 	bool		any = false;
 
+	ItemIdSetUnused(&unused);
+	RecStart(rb, IPL_REC_PATCH);
 	for (int i = 0; i < n; i++)
 	{
 		ItemId		lp = PageGetItemId(page, offs[i]);
 
 		if (!ItemIdIsDead(lp))
 			continue;
-		ItemIdSetUnused(lp);
-		PoolFlush(lp, sizeof(ItemIdData));
+		RecPatch(rb, (char *) lp - (char *) page, &unused, sizeof(unused));
 		any = true;
 	}
 	if (!any)
 		return;
-	PoolDrain();
-	/* pd_flags shares the 8-byte word with pd_lower and pd_upper */
 	memcpy(word, (char *) page + 8, sizeof(word));
 	word[1] |= PD_HAS_FREE_LINES;
-	PoolPublish64((uint64 *) ((char *) page + 8), *(uint64 *) word);
+	RecPatch(rb, 8, word, sizeof(word));
+	IplApply(page, rb);
 }
 
 /*
@@ -581,8 +1036,9 @@ IplSetHintBits(HeapTupleHeader tup, uint16 bits)
 
 /*
  * IplCopyRelation - append a copy of every page of relation srcIndex to the
- * empty relation dstIndex.  Caller holds AccessExclusiveLock on the source
- * and is the only user of the destination.
+ * empty relation dstIndex, each merged into one base image.  Caller holds
+ * AccessExclusiveLock on the source and is the only user of the
+ * destination.
  */
 void
 IplCopyRelation(int srcIndex, int dstIndex, SMgrRelation dstsmgr)
@@ -591,6 +1047,7 @@ IplCopyRelation(int srcIndex, int dstIndex, SMgrRelation dstsmgr)
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
+		LWLock	   *lock = PoolPageLock(srcIndex, blkno);
 		uint64		frame;
 		Page		page;
 
@@ -598,9 +1055,11 @@ IplCopyRelation(int srcIndex, int dstIndex, SMgrRelation dstsmgr)
 		PoolRelEnsurePath(dstIndex, blkno);
 		frame = PoolAllocFrame();
 		page = PoolFramePage(frame);
-		memcpy(page, PoolRelGetPage(srcIndex, blkno), BLCKSZ);
-		PoolFlush(page, BLCKSZ);
-		PoolDrain();
+		LWLockAcquire(lock, LW_SHARED);
+		memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
+		LWLockRelease(lock);
+		PageSetGen(page, PoolNextGeneration());
+		PoolPersist(page, BLCKSZ);
 		PoolRelMapNewBlock(dstIndex, blkno, frame);
 		NvmStorageExtended(dstsmgr, blkno);
 	}

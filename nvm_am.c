@@ -108,6 +108,25 @@ check_pool_path(char **newval, void **extra, GucSource source)
 	return true;
 }
 
+static bool
+check_ipl_log_size(int *newval, void **extra, GucSource source)
+{
+	if (*newval == 0 ||
+		(*newval >= NVM_IPL_LOG_SIZE_MIN && *newval <= NVM_IPL_LOG_SIZE_MAX &&
+		 *newval % 64 == 0))
+		return true;
+	GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
+	GUC_check_errmsg("nvm_am.ipl_log_size must be 0 or a multiple of 64 bytes between 256B and 8kB");
+	GUC_check_errhint("0 turns in-page logging off.");
+	return false;
+}
+
+static const struct config_enum_entry read_mode_options[] = {
+	{"redirect", NVM_READ_REDIRECT, false},
+	{"copy", NVM_READ_COPY, false},
+	{NULL, 0, false}
+};
+
 /*
  * NvmDefineGucs - every nvm_am.* setting.
  */
@@ -132,6 +151,35 @@ NvmDefineGucs(void)
 							PGC_POSTMASTER,
 							GUC_UNIT_MB,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("nvm_am.ipl_log_size",
+							"Size of the in-page log area of each page frame.",
+							"A page change is a record appended to its page's log; a full log is merged into a new page version. 0 turns in-page logging off: every change writes the whole page. Fixed when the pool is created.",
+							&nvm_ipl_log_size,
+							NVM_IPL_LOG_SIZE_DEFAULT,
+							0,
+							NVM_IPL_LOG_SIZE_MAX,
+							PGC_POSTMASTER,
+							GUC_UNIT_BYTE,
+							check_ipl_log_size, NULL, NULL);
+	DefineCustomIntVariable("nvm_am.merge_cache_size",
+							"Shared memory for merged page images.",
+							"Pages that have in-page log records are read from here, merged once.",
+							&nvm_merge_cache_size,
+							NVM_MERGE_CACHE_SIZE_DEFAULT,
+							NVM_MERGE_CACHE_SIZE_MIN,
+							NVM_MERGE_CACHE_SIZE_MAX,
+							PGC_POSTMASTER,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+	DefineCustomEnumVariable("nvm_am.read_mode",
+							 "How scans read pages without log records.",
+							 "redirect reads tuples straight from the pool mapping; copy copies every page into local memory first.",
+							 &nvm_read_mode,
+							 NVM_READ_REDIRECT,
+							 read_mode_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("nvm_am");
 }
 
@@ -144,9 +192,11 @@ NvmDefineGucs(void)
  * settings were defined.
  */
 static void
-NvmCheckGucs(const char *raw_size, const char *raw_path)
+NvmCheckGucs(const char *raw_size, const char *raw_path,
+			 const char *raw_log, const char *raw_cache)
 {
 	int			mb;
+	int			v;
 
 	if (raw_size != NULL &&
 		(!parse_int(raw_size, &mb, GUC_UNIT_MB, NULL) ||
@@ -156,6 +206,22 @@ NvmCheckGucs(const char *raw_size, const char *raw_path)
 				 errmsg("invalid value for parameter \"nvm_am.pool_size\": \"%s\"",
 						raw_size),
 				 errhint("Set nvm_am.pool_size to a size between 16MB and 1TB, such as '1GB'.")));
+	if (raw_log != NULL &&
+		(!parse_int(raw_log, &v, GUC_UNIT_BYTE, NULL) ||
+		 !(v == 0 || (v >= NVM_IPL_LOG_SIZE_MIN && v <= NVM_IPL_LOG_SIZE_MAX && v % 64 == 0))))
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"nvm_am.ipl_log_size\": \"%s\"",
+						raw_log),
+				 errhint("Set nvm_am.ipl_log_size to 0 (no in-page logging) or to a multiple of 64 bytes between 256B and 8kB, such as '1kB'.")));
+	if (raw_cache != NULL &&
+		(!parse_int(raw_cache, &v, GUC_UNIT_KB, NULL) ||
+		 v < NVM_MERGE_CACHE_SIZE_MIN || v > NVM_MERGE_CACHE_SIZE_MAX))
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"nvm_am.merge_cache_size\": \"%s\"",
+						raw_cache),
+				 errhint("Set nvm_am.merge_cache_size to a size between 1MB and 64GB, such as '64MB'.")));
 	if (raw_path != NULL && raw_path[0] == '\0')
 		ereport(FATAL,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -168,7 +234,8 @@ nvm_shmem_request(void)
 {
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
-	RequestAddinShmemSpace(add_size(PoolShmemSize(), NvmHooksShmemSize()));
+	RequestAddinShmemSpace(add_size(add_size(PoolShmemSize(), NvmHooksShmemSize()),
+									IplCacheShmemSize()));
 	PoolRequestLocks();
 }
 
@@ -179,6 +246,7 @@ nvm_shmem_startup(void)
 		prev_shmem_startup_hook();
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	PoolShmemInit();
+	IplCacheShmemInit();
 	NvmHooksShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 }
@@ -188,6 +256,8 @@ _PG_init(void)
 {
 	const char *raw_size;
 	const char *raw_path;
+	const char *raw_log;
+	const char *raw_cache;
 
 	if (!process_shared_preload_libraries_in_progress)
 		ereport(ERROR,
@@ -198,10 +268,14 @@ _PG_init(void)
 
 	raw_size = GetConfigOption("nvm_am.pool_size", true, false);
 	raw_path = GetConfigOption("nvm_am.pool_path", true, false);
+	raw_log = GetConfigOption("nvm_am.ipl_log_size", true, false);
+	raw_cache = GetConfigOption("nvm_am.merge_cache_size", true, false);
 	raw_size = raw_size ? pstrdup(raw_size) : NULL;
 	raw_path = raw_path ? pstrdup(raw_path) : NULL;
+	raw_log = raw_log ? pstrdup(raw_log) : NULL;
+	raw_cache = raw_cache ? pstrdup(raw_cache) : NULL;
 	NvmDefineGucs();
-	NvmCheckGucs(raw_size, raw_path);
+	NvmCheckGucs(raw_size, raw_path, raw_log, raw_cache);
 	PoolOpenOrCreate();
 	NvmHooksInit();
 
@@ -274,8 +348,9 @@ typedef struct NvmScanDescData
 	BlockNumber cblock;			/* current block */
 	int			ntuples;		/* visible tuples of cblock */
 	int			cindex;			/* current index in vis[] */
-	uint64		cframe;			/* pinned frame of cblock, 0 if none */
+	uint64		cframe;			/* pinned image of cblock, 0 if none */
 	Page		cpage;			/* its page */
+	char	   *copybuf;		/* cblock's copy (nvm_am.read_mode = copy) */
 	OffsetNumber vis[MaxHeapTuplesPerPage];
 	HeapTupleData tuple;		/* current tuple, points into the pool */
 	ParallelBlockTableScanWorkerData pwork;
@@ -288,7 +363,8 @@ typedef struct NvmIndexFetchData
 {
 	IndexFetchTableData base;
 	int			dirIndex;
-	uint64		held;			/* pinned frame of the tuple returned last */
+	uint64		held;			/* pinned image of the tuple returned last */
+	char	   *copybuf;		/* its page's copy (nvm_am.read_mode = copy) */
 	TransactionId lastXmin;		/* its xmin, checked when the caller comes back */
 	HeapTupleData tuple;
 } NvmIndexFetchData;
@@ -312,33 +388,6 @@ static bool NvmAttrsEqual(Relation rel, Bitmapset *attrs, HeapTuple oldtup,
 						  HeapTuple newtup);
 
 /*
- * NvmHoldFrame - keep the frame of blkno pinned in *held (dropping the pin
- * held there before) and return its page.  Caller holds the page lock.
- */
-static Page
-NvmHoldFrame(int dirIndex, BlockNumber blkno, uint64 *held)
-{
-	uint64		frame = PoolRelGetFrame(dirIndex, blkno);
-
-	if (*held != frame)
-	{
-		PoolPinFrame(frame);
-		if (*held != 0)
-			PoolUnpinFrame(*held);
-		*held = frame;
-	}
-	return PoolFramePage(frame);
-}
-
-static void
-NvmDropFrame(uint64 *held)
-{
-	if (*held != 0)
-		PoolUnpinFrame(*held);
-	*held = 0;
-}
-
-/*
  * NvmLoadPage - collect the offsets of the tuples of blkno that the scan's
  * snapshot sees and that pass its keys.  Takes the page lock shared.
  */
@@ -355,7 +404,7 @@ NvmLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	bool		visible;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmHoldFrame(scan->dirIndex, blkno, &scan->cframe);
+	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf);
 	scan->cpage = page;
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
@@ -451,7 +500,7 @@ NvmScanNext(NvmScanDesc scan, ScanDirection dir)
 		if (blk == InvalidBlockNumber)
 		{
 			scan->inited = false;
-			NvmDropFrame(&scan->cframe);
+			IplDropPage(&scan->cframe);
 			return false;
 		}
 		NvmLoadPage(scan, blk);
@@ -480,6 +529,8 @@ nvm_scan_begin(Relation rel, Snapshot snapshot, int nkeys, ScanKey key,
 			   ParallelTableScanDesc pscan, uint32 flags)
 {
 	NvmScanDesc scan = palloc0(sizeof(NvmScanDescData));
+
+	scan->copybuf = palloc(BLCKSZ);
 
 	RelationIncrementReferenceCount(rel);
 	scan->rs_base.rs_rd = rel;
@@ -513,7 +564,7 @@ nvm_scan_end(TableScanDesc sscan)
 {
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 
-	NvmDropFrame(&scan->cframe);
+	IplDropPage(&scan->cframe);
 	RelationDecrementReferenceCount(sscan->rs_rd);
 	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(sscan->rs_snapshot);
@@ -530,7 +581,7 @@ nvm_scan_rescan(TableScanDesc sscan, ScanKey key, bool set_params,
 
 	if (key != NULL && sscan->rs_nkeys > 0)
 		memcpy(sscan->rs_key, key, sizeof(ScanKeyData) * sscan->rs_nkeys);
-	NvmDropFrame(&scan->cframe);
+	IplDropPage(&scan->cframe);
 	scan->nblocks = PoolRelNBlocks(scan->dirIndex);
 	scan->startblock = 0;
 	scan->endblock = scan->nblocks;
@@ -604,6 +655,8 @@ nvm_index_fetch_begin(Relation rel)
 {
 	NvmIndexFetchData *f = palloc0(sizeof(NvmIndexFetchData));
 
+	f->copybuf = palloc(BLCKSZ);
+
 	f->base.rel = rel;
 	f->dirIndex = NvmRelDirIndex(rel);
 	return &f->base;
@@ -612,13 +665,13 @@ nvm_index_fetch_begin(Relation rel)
 static void
 nvm_index_fetch_reset(IndexFetchTableData *scan)
 {
-	NvmDropFrame(&((NvmIndexFetchData *) scan)->held);
+	IplDropPage(&((NvmIndexFetchData *) scan)->held);
 }
 
 static void
 nvm_index_fetch_end(IndexFetchTableData *scan)
 {
-	NvmDropFrame(&((NvmIndexFetchData *) scan)->held);
+	IplDropPage(&((NvmIndexFetchData *) scan)->held);
 	pfree(scan);
 }
 
@@ -710,7 +763,7 @@ NvmFetchVisible(Relation rel, int dirIndex, ItemPointer tid,
 		return false;
 	lock = PoolPageLock(dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
-	page = PoolRelGetPage(dirIndex, blkno);
+	page = IplGetPage(dirIndex, blkno);
 	if (off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
 		ItemIdIsNormal(PageGetItemId(page, off)))
 	{
@@ -758,7 +811,7 @@ nvm_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
 		return false;
 	lock = PoolPageLock(f->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmHoldFrame(f->dirIndex, blkno, &f->held);
+	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf);
 	for (;;)
 	{
 		TransactionId deleter;
@@ -855,7 +908,7 @@ nvm_get_latest_tid(TableScanDesc sscan, ItemPointer tid)
 			break;
 		lock = PoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
-		page = PoolRelGetPage(dirIndex, blkno);
+		page = IplGetPage(dirIndex, blkno);
 		if (off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
 			ItemIdIsNormal(PageGetItemId(page, off)))
 		{
@@ -936,7 +989,7 @@ nvm_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 			continue;
 		lock = PoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
-		page = PoolRelGetPage(dirIndex, blkno);
+		page = IplGetPage(dirIndex, blkno);
 		/* deletable when every version of the chain is dead to all */
 		while (NvmChainMember(rel, page, blkno, &off, atRoot, priorXmax, &tup))
 		{
@@ -1069,7 +1122,7 @@ NvmLockPageOfExt(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
 			 blkno, off, RelationGetRelationName(rel));
 	*lockp = PoolPageLock(dirIndex, blkno);
 	LWLockAcquire(*lockp, LW_EXCLUSIVE);
-	page = PoolRelGetPage(dirIndex, blkno);
+	page = IplGetPage(dirIndex, blkno);
 	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
 		!ItemIdIsNormal(PageGetItemId(page, off)))
 	{
@@ -1453,7 +1506,7 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				 * aborted, the row may have been pruned meanwhile and its line
 				 * pointer reused: then it is gone.
 				 */
-				page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(&self));
+				page = IplGetPage(dirIndex, ItemPointerGetBlockNumber(&self));
 				lp = PageGetItemId(page, ItemPointerGetOffsetNumber(&self));
 				if (ItemPointerGetOffsetNumber(&self) > PageGetMaxOffsetNumber(page) ||
 					!ItemIdIsNormal(lp) ||
@@ -1539,7 +1592,7 @@ NvmLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 	do
 	{
 		/* the page may have moved to a new frame while we waited */
-		*page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
+		*page = IplGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
 		NvmSetTuple(tup, rel, *page, ItemPointerGetBlockNumber(tid),
 					ItemPointerGetOffsetNumber(tid));
 		/* an update that keeps the key does not conflict with FOR KEY SHARE */
@@ -1751,7 +1804,7 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		if (off == InvalidOffsetNumber &&
 			IplPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
 		{
-			page = PoolRelGetPage(dirIndex, blkno);
+			page = IplGetPage(dirIndex, blkno);
 			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
 			off = IplPlaceTupleOnPage(page, blkno, heaptup);
 		}
@@ -1865,7 +1918,7 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		do
 		{
 			/* the page may have moved to a new frame while we waited */
-			page = PoolRelGetPage(dirIndex, ItemPointerGetBlockNumber(&ctid));
+			page = IplGetPage(dirIndex, ItemPointerGetBlockNumber(&ctid));
 			NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(&ctid),
 						ItemPointerGetOffsetNumber(&ctid));
 			result = NvmCheckModify(rel, &tup, cid, InvalidSnapshot, want,
@@ -2140,7 +2193,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
 	(void) IplPrunePage(rel, dirIndex, blkno, true, OldestXmin);
-	page = PoolRelGetPage(dirIndex, blkno);
+	page = IplGetPage(dirIndex, blkno);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
@@ -2266,7 +2319,7 @@ NvmFreeDeadTids(int dirIndex, NvmDeadTids *dead)
 			i++;
 		}
 		LWLockAcquire(lock, LW_EXCLUSIVE);
-		IplSetUnused(PoolRelGetPage(dirIndex, blkno), offs, n);
+		IplSetUnused(IplGetPage(dirIndex, blkno), offs, n);
 		LWLockRelease(lock);
 	}
 }
@@ -2386,7 +2439,7 @@ nvm_relation_vacuum(Relation rel, struct VacuumParams *params,
 		Size		avail;
 
 		LWLockAcquire(lock, LW_SHARED);
-		avail = PageGetHeapFreeSpace(PoolRelGetPage(dirIndex, blkno));
+		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
 		LWLockRelease(lock);
 		RecordPageWithFreeSpace(rel, blkno, avail);
 	}
@@ -2422,7 +2475,7 @@ nvm_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmHoldFrame(scan->dirIndex, scan->cblock, &scan->cframe);
+	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (; scan->next_offset <= maxoff; scan->next_offset++)
 	{
@@ -2856,7 +2909,7 @@ nvm_scan_bitmap_next_block(TableScanDesc sscan, TBMIterateResult *tbmres)
 		return false;
 	lock = PoolPageLock(scan->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmHoldFrame(scan->dirIndex, blkno, &scan->cframe);
+	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf);
 	scan->cpage = page;
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -2956,7 +3009,7 @@ nvm_scan_sample_next_tuple(TableScanDesc sscan, SampleScanState *scanstate,
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmHoldFrame(scan->dirIndex, scan->cblock, &scan->cframe);
+	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf);
 	maxoff = PageGetMaxOffsetNumber(page);
 	LWLockRelease(lock);
 	for (;;)

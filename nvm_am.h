@@ -29,7 +29,7 @@
  * ----------------------------------------------------------------
  */
 #define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
-#define NVM_POOL_FORMAT_VERSION	1
+#define NVM_POOL_FORMAT_VERSION	2
 #define NVM_FRAME_SIZE			BLCKSZ
 #define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
 #define NVM_MAX_REL_BLOCKS		((uint64) NVM_PT_FANOUT * NVM_PT_FANOUT)
@@ -58,6 +58,16 @@ typedef enum NvmCounter
 	NVM_STAT_FRAMES_RECLAIMED,
 	NVM_STAT_PAGES_PRUNED,
 	NVM_STAT_HOT_UPDATES,
+	NVM_STAT_IPL_RECORDS,
+	NVM_STAT_IPL_BYTES,
+	NVM_STAT_MERGES_ON_READ,
+	NVM_STAT_MERGES_ON_FULL,
+	NVM_STAT_MERGE_BYTES_WRITTEN,
+	NVM_STAT_REDIRECTED_PAGE_READS,
+	NVM_STAT_COPIED_PAGE_READS,
+	NVM_STAT_MERGED_PAGE_READS,
+	NVM_STAT_IPL_TORN_RECORDS,
+	NVM_STAT_CACHE_EVICTIONS,
 	NVM_NUM_COUNTERS
 } NvmCounter;
 
@@ -87,6 +97,19 @@ typedef struct NvmPoolInfo
 
 extern char *nvm_pool_path;
 extern int	nvm_pool_size_mb;
+extern int	nvm_ipl_log_size;
+extern int	nvm_merge_cache_size;
+extern int	nvm_read_mode;
+
+#define NVM_IPL_LOG_SIZE_DEFAULT	1024
+#define NVM_IPL_LOG_SIZE_MIN		256
+#define NVM_IPL_LOG_SIZE_MAX		8192
+
+typedef enum NvmReadMode
+{
+	NVM_READ_REDIRECT,
+	NVM_READ_COPY
+} NvmReadMode;
 extern bool nvm_am_preloaded;
 
 extern void PoolOpenOrCreate(void);
@@ -116,6 +139,11 @@ extern Page PoolRelGetPage(int dirIndex, BlockNumber blkno);
 extern uint64 PoolAllocFrame(void);
 extern uint64 PoolTryAllocFrame(void);
 extern Page PoolFramePage(uint64 frame);
+extern uint32 PoolPinCount(uint64 frame);
+extern uint64 PoolFrameCountTotal(void);
+extern char *PoolFrameLog(uint64 frame);
+extern uint32 PoolLogSize(void);
+extern uint64 PoolNextGeneration(void);
 extern void PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);
 extern uint64 PoolRelGetFrame(int dirIndex, BlockNumber blkno);
 extern uint64 PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe);
@@ -145,6 +173,43 @@ extern void IplSetUnused(Page page, OffsetNumber *offs, int n);
 extern OffsetNumber IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup);
 extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
 extern void IplCopyRelation(int srcIndex, int dstIndex, struct SMgrRelationData *dstsmgr);
+extern Page IplGetPage(int dirIndex, BlockNumber blkno);
+extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
+						char *copybuf);
+extern void IplDropPage(uint64 *held);
+
+/* ----------------------------------------------------------------
+ * ipl_cache.c: merged page images in shared memory
+ * ----------------------------------------------------------------
+ */
+typedef struct IplSlot
+{
+	uint64		frame;			/* frame whose page this is; 0 = free */
+	int			dirIndex;		/* the page: relation and block */
+	BlockNumber blkno;
+	uint32		logUsed;		/* bytes of the frame's log applied */
+	uint32		usage;			/* clock-sweep usage count */
+} IplSlot;
+
+#define NVM_MERGE_CACHE_SIZE_DEFAULT	(64 * 1024)	/* kB */
+#define NVM_MERGE_CACHE_SIZE_MIN		1024	/* kB */
+#define NVM_MERGE_CACHE_SIZE_MAX		(64 * 1024 * 1024)	/* kB */
+
+extern int	IplCacheSlots(void);
+extern Size IplCacheShmemSize(void);
+extern void IplCacheShmemInit(void);
+extern IplSlot *IplSlotById(int slot);
+extern Page IplSlotPage(int slot);
+extern uint64 IplSlotPinId(int slot);
+extern int	IplSlotOfPage(Page page);
+extern int	IplCacheLookup(uint64 frame);
+extern int	IplCacheAlloc(void);
+extern int	IplCacheTryAlloc(void);
+extern void IplCacheFree(int slot);
+extern int	IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
+						uint32 logUsed);
+extern void IplCacheRemap(int slot, uint64 newframe);
+extern void IplCacheUnmap(int slot);
 
 /* ----------------------------------------------------------------
  * nvm_visibility.c

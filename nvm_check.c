@@ -278,7 +278,7 @@ CheckIndex(CheckState *cs, Relation rel, Relation index, int dirIndex)
 		}
 		lock = PoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
-		page = PoolRelGetPage(dirIndex, blkno);
+		page = IplGetPage(dirIndex, blkno);
 		ok = off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page);
 		if (ok)
 		{
@@ -347,7 +347,7 @@ nvm_am_check(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		/* check a copy: the checks may not write the page, hint bits aside */
 		LWLockAcquire(lock, LW_SHARED);
-		memcpy(copy.data, PoolRelGetPage(dirIndex, blkno), BLCKSZ);
+		memcpy(copy.data, IplGetPage(dirIndex, blkno), BLCKSZ);
 		LWLockRelease(lock);
 		CheckPage(&cs, rel, copy.data, blkno, nblocks, next, frozen);
 	}

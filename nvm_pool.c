@@ -7,9 +7,19 @@
  *
  * On-pmem layout (all offsets from the start of the pool file):
  *
- *	 [0, 4096)				NvmPoolHeader, checksummed, written once at creation
+ *	 [0, 2048)				NvmPoolHeader, checksummed, written once at creation
+ *	 [2048, 4096)			NvmPoolRuntime: the generation high-water mark
  *	 [4096, frames_off)		relation directory: dir_entries NvmDirEntry (64 B)
- *	 [frames_off, size)		page frames of BLCKSZ bytes, numbered from 1
+ *	 [frames_off, logs_off)	page frames of BLCKSZ bytes, numbered from 1
+ *	 [logs_off, ...)		one in-page log area of log_size bytes per frame,
+ *							in frame order (none when log_size is 0)
+ *
+ * A frame's log area belongs to the page image in the frame (ipl_log.c
+ * writes it); it is reset by writing a new base image with a new
+ * generation number into the frame.  Generation numbers come from a
+ * counter in shared memory whose high-water mark is persisted in
+ * NvmPoolRuntime before any number beyond it is handed out, so a number is
+ * never used twice, not even across crashes.
  *
  * A relation's page table has two levels: the directory entry names a root
  * frame holding NVM_PT_FANOUT frame numbers of leaf frames, each leaf holds
@@ -93,6 +103,9 @@ typedef struct NvmPoolHeader
 	uint64		dir_entries;
 	uint64		frames_offset;
 	uint64		nframes;
+	uint64		logs_offset;	/* first byte of the in-page log areas */
+	uint32		log_size;		/* bytes of log area per frame (0: no IPL) */
+	uint32		pad;
 	int64		created_at;		/* pg_time_t of creation */
 	pg_crc32c	checksum;		/* CRC-32C of the bytes above */
 } NvmPoolHeader;
@@ -109,14 +122,25 @@ typedef struct NvmDirEntry
 	uint64		reserved[3];
 } NvmDirEntry;
 
+/* the part of the header page that changes at run time (not checksummed) */
+#define NVM_RUNTIME_OFFSET	2048
+#define NVM_GEN_BATCH		65536
+
+typedef struct NvmPoolRuntime
+{
+	uint64		gen_high_water; /* no generation number at or beyond this
+								 * has been handed out */
+} NvmPoolRuntime;
+
 StaticAssertDecl(sizeof(NvmDirEntry) == 64, "directory entries are 64 bytes");
-StaticAssertDecl(sizeof(NvmPoolHeader) <= NVM_HEADER_SIZE, "header fits");
+StaticAssertDecl(sizeof(NvmPoolHeader) <= NVM_RUNTIME_OFFSET, "header fits");
 
 typedef struct NvmPoolShared
 {
 	LWLockPadded *locks;
 	uint64		frames_free;
 	uint64		alloc_hint;		/* bitmap word to search first */
+	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
 } NvmPoolShared;
@@ -124,10 +148,12 @@ typedef struct NvmPoolShared
 /* GUC variables */
 char	   *nvm_pool_path = NULL;
 int			nvm_pool_size_mb = 1024;
+int			nvm_ipl_log_size = NVM_IPL_LOG_SIZE_DEFAULT;
 
 /* Process-local state, inherited from the postmaster by fork */
 static char *pool_base = NULL;
 static NvmPoolHeader *pool_header = NULL;
+static NvmPoolRuntime *pool_runtime = NULL;
 static NvmDirEntry *pool_dir = NULL;
 static bool pool_is_pmem = false;
 static char *pool_resolved_path = NULL;
@@ -159,6 +185,16 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"frames_reclaimed",
 	"pages_pruned",
 	"hot_updates",
+	"ipl_records",
+	"ipl_bytes",
+	"merges_on_read",
+	"merges_on_full",
+	"merge_bytes_written",
+	"redirected_page_reads",
+	"copied_page_reads",
+	"merged_page_reads",
+	"ipl_torn_records",
+	"merge_cache_evictions",
 };
 
 static pg_crc32c
@@ -255,6 +291,7 @@ PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 {
 	uint64		entries;
 	uint64		frames_off;
+	uint64		nframes;
 
 	entries = size / (64 * 1024);
 	entries = Max(entries, 1024);
@@ -269,8 +306,11 @@ PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	hdr->pool_size = size;
 	hdr->dir_offset = NVM_HEADER_SIZE;
 	hdr->dir_entries = entries;
+	nframes = (size - frames_off) / (NVM_FRAME_SIZE + nvm_ipl_log_size);
 	hdr->frames_offset = frames_off;
-	hdr->nframes = (size - frames_off) / NVM_FRAME_SIZE;
+	hdr->nframes = nframes;
+	hdr->logs_offset = frames_off + nframes * NVM_FRAME_SIZE;
+	hdr->log_size = nvm_ipl_log_size;
 	hdr->created_at = (int64) time(NULL);
 	hdr->checksum = PoolHeaderChecksum(hdr);
 }
@@ -280,6 +320,7 @@ PoolSetPointers(void *base, bool is_pmem)
 {
 	pool_base = base;
 	pool_header = (NvmPoolHeader *) base;
+	pool_runtime = (NvmPoolRuntime *) ((char *) base + NVM_RUNTIME_OFFSET);
 	pool_dir = (NvmDirEntry *) (pool_base + pool_header->dir_offset);
 	pool_is_pmem = is_pmem;
 }
@@ -409,10 +450,17 @@ PoolOpenExisting(struct stat *st)
 							(unsigned long long) PoolConfiguredSize()),
 				   psprintf("Set nvm_am.pool_size = '%lluMB' to use this pool; a pool cannot be resized.",
 							(unsigned long long) (hdr.pool_size / (1024 * 1024))));
+	if (hdr.log_size != (uint32) nvm_ipl_log_size)
+		PoolRefuse("has another in-page log size",
+				   psprintf("The pool was created with nvm_am.ipl_log_size = %u bytes, the setting is %d bytes.",
+							hdr.log_size, nvm_ipl_log_size),
+				   psprintf("Set nvm_am.ipl_log_size = '%uB' to use this pool; the log size of a pool is fixed when it is created.",
+							hdr.log_size));
 	if (hdr.frame_size != NVM_FRAME_SIZE ||
 		hdr.dir_offset != NVM_HEADER_SIZE ||
 		hdr.frames_offset < hdr.dir_offset + hdr.dir_entries * sizeof(NvmDirEntry) ||
-		hdr.frames_offset + hdr.nframes * NVM_FRAME_SIZE > hdr.pool_size)
+		hdr.logs_offset != hdr.frames_offset + hdr.nframes * NVM_FRAME_SIZE ||
+		hdr.logs_offset + hdr.nframes * hdr.log_size > hdr.pool_size)
 		PoolRefuse("has an inconsistent layout",
 				   "The header's offsets do not fit the file.", move_hint);
 
@@ -503,8 +551,9 @@ PoolShmemSize(void)
 	Size		size = add_size(offsetof(NvmPoolShared, bitmap),
 								mul_size(PoolBitmapWords(), sizeof(uint64)));
 
-	/* one pin word per frame */
-	return add_size(size, mul_size(PoolFrameCount() + 1, sizeof(pg_atomic_uint32)));
+	/* one pin word per frame and per image slot of the merge cache */
+	return add_size(size, mul_size(PoolFrameCount() + 1 + IplCacheSlots(),
+								   sizeof(pg_atomic_uint32)));
 }
 
 void
@@ -632,14 +681,18 @@ PoolShmemInit(void)
 											   mul_size(PoolBitmapWords(), sizeof(uint64))));
 	if (!found)
 	{
-		for (uint64 f = 0; f <= PoolFrameCount(); f++)
+		for (uint64 f = 0; f <= PoolFrameCount() + IplCacheSlots(); f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
 		pool_shared->locks = GetNamedLWLockTranche("nvm_am");
 		pool_shared->alloc_hint = 0;
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
 			pg_atomic_init_u64(&pool_shared->counters[i], 0);
 		if (pool_base)
+		{
 			PoolRebuildAllocation();
+			/* numbers below the high-water mark may have been used */
+			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1);
+		}
 	}
 }
 
@@ -1137,12 +1190,14 @@ PoolFreeOne(uint64 frame)
 }
 
 /*
- * PoolPinFrame - pin a frame; caller holds the lock of the page in it.
+ * PoolPinFrame - pin a frame, or (numbers above the pool's frames) an image
+ * slot of the merge cache; caller holds the lock of the page in it.
  */
 void
 PoolPinFrame(uint64 frame)
 {
-	Assert(FrameValid(frame));
+	Assert(FrameValid(frame) ||
+		   (frame > pool_header->nframes && frame <= pool_header->nframes + IplCacheSlots()));
 	if (local_npins >= local_maxpins)
 	{
 		int			newmax = Max(16, local_maxpins * 2);
@@ -1163,8 +1218,8 @@ PoolUnpinShared(uint64 frame)
 	uint32		retired = PIN_RETIRED;
 
 	Assert((old & PIN_COUNT_MASK) > 0);
-	/* the last pin of a retired frame frees it */
-	if (old == (PIN_RETIRED | 1) &&
+	/* the last pin of a retired frame frees it (image slots never retire) */
+	if (old == (PIN_RETIRED | 1) && FrameValid(frame) &&
 		pg_atomic_compare_exchange_u32(&pool_pins[frame], &retired, 0))
 		PoolFreeOne(frame);
 }
@@ -1195,6 +1250,68 @@ PoolReleaseAllPins(void)
 {
 	while (local_npins > 0)
 		PoolUnpinShared(local_pins[--local_npins]);
+}
+
+/*
+ * PoolPinCount - how many pins frame (or image slot) has.
+ */
+uint32
+PoolPinCount(uint64 frame)
+{
+	return pg_atomic_read_u32(&pool_pins[frame]) & PIN_COUNT_MASK;
+}
+
+/*
+ * PoolFrameCountTotal - number of page frames in the pool.
+ */
+uint64
+PoolFrameCountTotal(void)
+{
+	return PoolFrameCount();
+}
+
+/*
+ * PoolFrameLog - the in-page log area of frame (log_size bytes), or NULL
+ * when the pool has none.
+ */
+char *
+PoolFrameLog(uint64 frame)
+{
+	Assert(FrameValid(frame));
+	if (pool_header->log_size == 0)
+		return NULL;
+	return pool_base + pool_header->logs_offset + (frame - 1) * pool_header->log_size;
+}
+
+/*
+ * PoolLogSize - bytes of log area per frame (0: in-page logging is off).
+ */
+uint32
+PoolLogSize(void)
+{
+	return pool_header->log_size;
+}
+
+/*
+ * PoolNextGeneration - a page generation number never handed out before.
+ * Every NVM_GEN_BATCH numbers the high-water mark is moved ahead and
+ * persisted before any number beyond the old one is used.
+ */
+uint64
+PoolNextGeneration(void)
+{
+	uint64		gen = pg_atomic_fetch_add_u64(&pool_shared->next_gen, 1);
+
+	if (gen >= pool_runtime->gen_high_water)
+	{
+		LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+
+		LWLockAcquire(lock, LW_EXCLUSIVE);
+		if (gen >= pool_runtime->gen_high_water)
+			PoolPublish64(&pool_runtime->gen_high_water, gen + NVM_GEN_BATCH);
+		LWLockRelease(lock);
+	}
+	return gen;
 }
 
 /*

@@ -1,0 +1,329 @@
+/*-------------------------------------------------------------------------
+ *
+ * ipl_cache.c
+ *	  The merge cache: page images in shared memory (DRAM), each the base
+ *	  page of a frame with the records of the frame's in-page log applied.
+ *	  ipl_log.c keeps the image of every page it changes here and applies
+ *	  each record to it as it appends the record, so a hot page is merged
+ *	  once, when it is first read after a restart, not at every read.
+ *
+ *	  Nothing here is persistent.  An image can be dropped at any time when
+ *	  nobody uses it, because the frame and its log hold everything; after a
+ *	  crash the cache starts empty.
+ *
+ * Layout in shared memory: nvm_am.merge_cache_size / BLCKSZ slots, each an
+ * IplSlot (which frame, how much of its log is applied) and a BLCKSZ image;
+ * one int32 per pool frame maps a frame to the slot holding its image.
+ *
+ * Locks: a frame's map entry and the slot it names are read and changed
+ * under the page lock (PoolPageLock) of the page living in that frame:
+ * shared to read, exclusive to change or drop the image.  A backend that
+ * merges under a shared page lock installs its image under the cache's
+ * spinlock, which also guards taking a free slot; the loser of a race
+ * frees its copy.  Slots are pinned like frames (PoolPinFrame, with the
+ * numbers above the pool's frames), so a reader may keep pointers into an
+ * image after releasing the page lock; a pinned slot is never reused.  To
+ * reuse a slot that holds an image, the evicting backend takes that page's
+ * lock with LWLockConditionalAcquire: it may hold another page lock itself.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/bufpage.h"
+#include "storage/shmem.h"
+#include "storage/spin.h"
+
+#include "nvm_am.h"
+
+/* slot->frame of a slot taken by a backend and not yet mapped */
+#define SLOT_RESERVED	PG_UINT64_MAX
+
+typedef struct IplCacheShared
+{
+	slock_t		mutex;			/* free slots and map installs */
+	pg_atomic_uint32 hand;		/* clock hand */
+	int			nslots;
+	IplSlot		slots[FLEXIBLE_ARRAY_MEMBER];
+} IplCacheShared;
+
+/* GUC: size of the cache in kB */
+int			nvm_merge_cache_size = NVM_MERGE_CACHE_SIZE_DEFAULT;
+
+static IplCacheShared *cache = NULL;
+static char *cache_images = NULL;
+static int32 *frame_slot = NULL;	/* per frame: slot + 1, 0 = none */
+
+/*
+ * IplCacheSlots - number of image slots the settings give.
+ */
+int
+IplCacheSlots(void)
+{
+	return (int) (((int64) nvm_merge_cache_size * 1024) / BLCKSZ);
+}
+
+Size
+IplCacheShmemSize(void)
+{
+	Size		size = add_size(offsetof(IplCacheShared, slots),
+								mul_size(IplCacheSlots(), sizeof(IplSlot)));
+
+	size = add_size(TYPEALIGN(ALIGNOF_BUFFER, size), ALIGNOF_BUFFER);
+	size = add_size(size, mul_size(IplCacheSlots(), BLCKSZ));
+	return add_size(size, mul_size(PoolFrameCountTotal() + 1, sizeof(int32)));
+}
+
+void
+IplCacheShmemInit(void)
+{
+	bool		found;
+	int			nslots = IplCacheSlots();
+	char	   *p;
+
+	cache = ShmemInitStruct("nvm_am merge cache", IplCacheShmemSize(), &found);
+	p = (char *) cache + offsetof(IplCacheShared, slots) + nslots * sizeof(IplSlot);
+	cache_images = (char *) TYPEALIGN(ALIGNOF_BUFFER, p);
+	frame_slot = (int32 *) (cache_images + (Size) nslots * BLCKSZ);
+	if (!found)
+	{
+		SpinLockInit(&cache->mutex);
+		pg_atomic_init_u32(&cache->hand, 0);
+		cache->nslots = nslots;
+		for (int i = 0; i < nslots; i++)
+		{
+			cache->slots[i].frame = 0;
+			cache->slots[i].logUsed = 0;
+			cache->slots[i].usage = 0;
+		}
+		memset(frame_slot, 0, (PoolFrameCountTotal() + 1) * sizeof(int32));
+	}
+}
+
+/*
+ * IplSlotById - the slot, its image and its pin number.
+ */
+IplSlot *
+IplSlotById(int slot)
+{
+	Assert(slot >= 0 && slot < cache->nslots);
+	return &cache->slots[slot];
+}
+
+Page
+IplSlotPage(int slot)
+{
+	Assert(slot >= 0 && slot < cache->nslots);
+	return (Page) (cache_images + (Size) slot * BLCKSZ);
+}
+
+uint64
+IplSlotPinId(int slot)
+{
+	return PoolFrameCountTotal() + 1 + slot;
+}
+
+/*
+ * IplSlotOfPage - the slot whose image page is, or -1 when page is not an
+ * image of the cache (a frame in the pool, or local memory).
+ */
+int
+IplSlotOfPage(Page page)
+{
+	char	   *p = (char *) page;
+
+	if (p < cache_images || p >= cache_images + (Size) cache->nslots * BLCKSZ)
+		return -1;
+	Assert((p - cache_images) % BLCKSZ == 0);
+	return (int) ((p - cache_images) / BLCKSZ);
+}
+
+/*
+ * IplCacheLookup - the slot holding the image of frame, or -1.  Caller
+ * holds the lock of the page in the frame.
+ */
+int
+IplCacheLookup(uint64 frame)
+{
+	int			slot = (int) frame_slot[frame] - 1;
+
+	if (slot >= 0)
+		cache->slots[slot].usage = Min(cache->slots[slot].usage + 1, 5);
+	return slot;
+}
+
+/*
+ * IplCacheEvict - try to take slot i from the image it holds; caller
+ * holds no spinlock.  Returns true with the slot reserved.
+ */
+static bool
+IplCacheEvict(int i)
+{
+	IplSlot    *s = &cache->slots[i];
+	uint64		frame = s->frame;
+	int			dirIndex = s->dirIndex;
+	BlockNumber blkno = s->blkno;
+	LWLock	   *lock;
+	bool		taken = false;
+
+	if (frame == 0 || frame == SLOT_RESERVED || PoolPinCount(IplSlotPinId(i)) != 0)
+		return false;
+	lock = PoolPageLock(dirIndex, blkno);
+	if (!LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
+		return false;
+	SpinLockAcquire(&cache->mutex);
+	if (s->frame == frame && s->dirIndex == dirIndex && s->blkno == blkno &&
+		frame_slot[frame] == i + 1 && PoolPinCount(IplSlotPinId(i)) == 0)
+	{
+		frame_slot[frame] = 0;
+		s->frame = SLOT_RESERVED;
+		taken = true;
+	}
+	SpinLockRelease(&cache->mutex);
+	LWLockRelease(lock);
+	if (taken)
+		PoolCountAdd(NVM_STAT_CACHE_EVICTIONS, 1);
+	return taken;
+}
+
+/*
+ * IplCacheTryAlloc - reserve a slot for a new image: a free one, or one
+ * whose image nobody uses (clock sweep); -1 when every slot is pinned.
+ */
+int
+IplCacheTryAlloc(void)
+{
+	int			nslots = cache->nslots;
+
+	for (int pass = 0; pass < 4 * nslots + 8; pass++)
+	{
+		int			i = (int) (pg_atomic_fetch_add_u32(&cache->hand, 1) % (uint32) nslots);
+		IplSlot    *s = &cache->slots[i];
+
+		if (s->frame == 0)
+		{
+			bool		ok = false;
+
+			SpinLockAcquire(&cache->mutex);
+			if (s->frame == 0 && PoolPinCount(IplSlotPinId(i)) == 0)
+			{
+				s->frame = SLOT_RESERVED;
+				ok = true;
+			}
+			SpinLockRelease(&cache->mutex);
+			if (ok)
+				return i;
+			continue;
+		}
+		if (s->usage > 0)
+		{
+			s->usage--;
+			continue;
+		}
+		if (IplCacheEvict(i))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * IplCacheAlloc - IplCacheTryAlloc, erroring out when every slot is pinned.
+ */
+int
+IplCacheAlloc(void)
+{
+	int			slot = IplCacheTryAlloc();
+	int			nslots = cache->nslots;
+
+	if (slot >= 0)
+		return slot;
+	ereport(ERROR,
+			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+			 errmsg("nvm_am merge cache has no free slot"),
+			 errdetail("All %d page images of the cache are in use.", nslots),
+			 errhint("Raise nvm_am.merge_cache_size.")));
+	return -1;					/* keep compiler quiet */
+}
+
+/*
+ * IplCacheFree - give back a reserved slot that was not mapped.
+ */
+void
+IplCacheFree(int slot)
+{
+	SpinLockAcquire(&cache->mutex);
+	Assert(cache->slots[slot].frame == SLOT_RESERVED);
+	cache->slots[slot].frame = 0;
+	SpinLockRelease(&cache->mutex);
+}
+
+/*
+ * IplCacheMap - make the reserved slot the image of frame (block blkno of
+ * relation dirIndex) with logUsed bytes of its log applied.  Returns the
+ * slot that holds the frame's image: this one, or (when another backend
+ * merged the same page under a shared lock meanwhile) that backend's, in
+ * which case this one is freed.  Caller holds the page lock.
+ */
+int
+IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
+			uint32 logUsed)
+{
+	IplSlot    *s = &cache->slots[slot];
+	int			result = slot;
+
+	SpinLockAcquire(&cache->mutex);
+	Assert(s->frame == SLOT_RESERVED);
+	if (frame_slot[frame] != 0)
+	{
+		result = frame_slot[frame] - 1;
+		s->frame = 0;
+	}
+	else
+	{
+		s->dirIndex = dirIndex;
+		s->blkno = blkno;
+		s->logUsed = logUsed;
+		s->usage = 1;
+		s->frame = frame;
+		frame_slot[frame] = slot + 1;
+	}
+	SpinLockRelease(&cache->mutex);
+	return result;
+}
+
+/*
+ * IplCacheRemap - the page in slot moved to newframe (its image was
+ * written there, with an empty log).  Caller holds the page lock
+ * exclusively.
+ */
+void
+IplCacheRemap(int slot, uint64 newframe)
+{
+	IplSlot    *s = &cache->slots[slot];
+
+	SpinLockAcquire(&cache->mutex);
+	frame_slot[s->frame] = 0;
+	s->frame = newframe;
+	s->logUsed = 0;
+	frame_slot[newframe] = slot + 1;
+	SpinLockRelease(&cache->mutex);
+}
+
+/*
+ * IplCacheUnmap - drop the image in slot; readers that pinned it keep
+ * reading it, and it is reused only after their pins are gone.  Caller
+ * holds the page lock exclusively.
+ */
+void
+IplCacheUnmap(int slot)
+{
+	IplSlot    *s = &cache->slots[slot];
+
+	SpinLockAcquire(&cache->mutex);
+	Assert(s->frame != 0 && s->frame != SLOT_RESERVED);
+	frame_slot[s->frame] = 0;
+	s->frame = 0;
+	SpinLockRelease(&cache->mutex);
+}
