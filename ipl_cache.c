@@ -155,6 +155,24 @@ IplCacheLookup(uint64 frame)
 }
 
 /*
+ * IplCacheDropStale - forget the image in slot, found for frame but made
+ * for an earlier use of the frame (its relation was dropped or truncated,
+ * and the frame freed and taken again).  Caller holds the lock of the page
+ * now in frame.
+ */
+void
+IplCacheDropStale(int slot, uint64 frame)
+{
+	SpinLockAcquire(&cache->mutex);
+	if (frame_slot[frame] == slot + 1)
+	{
+		frame_slot[frame] = 0;
+		cache->slots[slot].frame = 0;
+	}
+	SpinLockRelease(&cache->mutex);
+}
+
+/*
  * IplCacheEvict - try to take slot i from the image it holds; caller
  * holds no spinlock.  Returns true with the slot reserved.
  */

@@ -339,7 +339,18 @@ IplGetPage(int dirIndex, BlockNumber blkno)
 	int			slot = IplCacheLookup(frame);
 
 	if (slot >= 0)
-		return IplSlotPage(slot);
+	{
+		IplSlot    *s = IplSlotById(slot);
+
+		/*
+		 * The cache is not told when a frame is freed: an image of the
+		 * frame's earlier page has another page or generation.
+		 */
+		if (s->dirIndex == dirIndex && s->blkno == blkno &&
+			PageGen(IplSlotPage(slot)) == PageGen(PoolFramePage(frame)))
+			return IplSlotPage(slot);
+		IplCacheDropStale(slot, frame);
+	}
 	if (IplLogEmpty(frame) &&
 		!LWLockHeldByMeInMode(PoolPageLock(dirIndex, blkno), LW_EXCLUSIVE))
 		return PoolFramePage(frame);

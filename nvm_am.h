@@ -210,6 +210,7 @@ extern int	IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
 						uint32 logUsed);
 extern void IplCacheRemap(int slot, uint64 newframe);
 extern void IplCacheUnmap(int slot);
+extern void IplCacheDropStale(int slot, uint64 frame);
 
 /* ----------------------------------------------------------------
  * nvm_visibility.c

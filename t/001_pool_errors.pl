@@ -31,11 +31,11 @@ sub crc32c
 	return $crc ^ 0xFFFFFFFF;
 }
 
-# struct NvmPoolHeader (nvm_pool.c), little-endian, 80 bytes with padding
-my $HDR_FMT = 'Q< L< L< Q< Q< Q< Q< Q< Q< q< L<';
+# struct NvmPoolHeader (nvm_pool.c), little-endian, 96 bytes with padding
+my $HDR_FMT = 'Q< L< L< Q< Q< Q< Q< Q< Q< Q< L< L< q< L<';
 my @HDR_FIELDS = qw(magic format_version frame_size system_identifier
-  pool_size dir_offset dir_entries frames_offset nframes created_at checksum);
-my $CRC_OFFSET = 72;    # offsetof(NvmPoolHeader, checksum)
+  pool_size dir_offset dir_entries frames_offset nframes logs_offset log_size pad created_at checksum);
+my $CRC_OFFSET = 88;    # offsetof(NvmPoolHeader, checksum)
 my $NVM_POOL_MAGIC = unpack('Q<', '1NVMPOOL');    # 0x4C4F4F504D564E31
 my $MB = 1024 * 1024;
 
@@ -64,7 +64,7 @@ sub read_header
 {
 	my ($path) = @_;
 	my %h;
-	@h{@HDR_FIELDS} = unpack($HDR_FMT, read_bytes($path, 0, 80));
+	@h{@HDR_FIELDS} = unpack($HDR_FMT, read_bytes($path, 0, 96));
 	return \%h;
 }
 
@@ -123,7 +123,9 @@ my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init;
 my $base_conf = "shared_preload_libraries = 'nvm_am'\n"
   . "nvm_am.pool_path = '$pool'\n"
-  . "nvm_am.pool_size = '64MB'\n";
+  . "nvm_am.pool_size = '64MB'\n"
+  . "nvm_am.ipl_log_size = '1kB'\n"
+  . "nvm_am.merge_cache_size = '8MB'\n";
 $node->append_conf('postgresql.conf', $base_conf);
 $node->start;
 $node->safe_psql(
@@ -138,7 +140,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is( $node->safe_psql(
 		'postgres',
 		'SELECT path, size, format_version FROM nvm_am_pool_info()'),
-	"$pool|" . (64 * $MB) . "|1",
+	"$pool|" . (64 * $MB) . "|2",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
 	'SELECT system_identifier FROM pg_control_system()');
@@ -151,12 +153,14 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 {
 	my $h = read_header($good);
 	is($h->{magic}, $NVM_POOL_MAGIC, 'header: magic at offset 0');
-	is($h->{format_version}, 1, 'header: format_version at offset 8');
+	is($h->{format_version}, 2, 'header: format_version at offset 8');
 	is($h->{frame_size}, 8192, 'header: frame_size at offset 12');
 	is($h->{system_identifier}, $sysid, 'header: system_identifier at offset 16');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
 	is($h->{checksum}, crc32c(read_bytes($good, 0, $CRC_OFFSET)),
-		'header: CRC-32C of the first 72 bytes at offset 72');
+		'header: CRC-32C of the first 88 bytes at offset 88');
+	is($h->{log_size}, 1024, 'header: log_size (nvm_am.ipl_log_size) at offset 72');
+	is($h->{logs_offset}, $h->{frames_offset} + $h->{nframes} * 8192, 'header: the log areas follow the frames');
 	is(-s $good, 64 * $MB, 'pool file has the configured size');
 }
 
@@ -225,9 +229,9 @@ pool_refused(
 
 pool_refused(
 	name => 'other format version',
-	damage => sub { rewrite_header($pool, format_version => 2) },
+	damage => sub { rewrite_header($pool, format_version => 1) },
 	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 2, this build of nvm_am reads version 1\./,
+	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 2\./,
 	hint => 'Use the nvm_am version that created the pool');
 
 pool_refused(
@@ -263,6 +267,16 @@ pool_refused(
 	detail => qr/DETAIL:  The pool has ${\(64 * $MB)} bytes, nvm_am.pool_size asks for ${\(128 * $MB)}\./,
 	hint => "Set nvm_am.pool_size = '64MB' to use this pool");
 $node->append_conf('postgresql.conf', "nvm_am.pool_size = '64MB'\n");
+
+# an intact pool, but nvm_am.ipl_log_size asks for another log size
+$node->append_conf('postgresql.conf', "nvm_am.ipl_log_size = '512B'\n");
+pool_refused(
+	name => 'configured log size differs',
+	damage => sub { },
+	msg => 'has another in-page log size',
+	detail => qr/DETAIL:  The pool was created with nvm_am.ipl_log_size = 1024 bytes, the setting is 512 bytes\./,
+	hint => "Set nvm_am.ipl_log_size = '1024B' to use this pool");
+$node->append_conf('postgresql.conf', "nvm_am.ipl_log_size = '1kB'\n");
 
 # pool_path naming a directory
 mkdir $pooldir or die "mkdir $pooldir: $!";
@@ -348,12 +362,17 @@ for my $case (
 	[ 'pool_size', "'-1'",   $fresh ],
 	[ 'pool_size', "'10TB'", $fresh ],
 	[ 'pool_size', "'abc'",  $fresh ],
+	[ 'ipl_log_size', "'100B'", $fresh ],
+	[ 'ipl_log_size', "'1MB'",  $fresh ],
+	[ 'ipl_log_size', "'300B'", $fresh ],
+	[ 'merge_cache_size', "'10kB'", $fresh ],
+	[ 'merge_cache_size', "'x'",    $fresh ],
 	[ 'pool_path', "''",     $node->data_dir . '/pg_nvm/nvm_am.pool' ])
 {
 	my ($guc, $value, $created) = @$case;
 	my $name = "nvm_am.$guc = $value";
 	$node->append_conf('postgresql.conf',
-		$guc eq 'pool_size'
+		$guc ne 'pool_path'
 		? "nvm_am.pool_path = '$fresh'\nnvm_am.$guc = $value\n"
 		: "nvm_am.$guc = $value\n");
 
@@ -431,7 +450,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	is( $plain->safe_psql(
 			'postgres',
 			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am_pool_info()'),
-		"$default_pool|" . (64 * $MB) . "|1|f|f",
+		"$default_pool|" . (64 * $MB) . "|2|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
 	$plain->safe_psql(
