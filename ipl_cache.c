@@ -150,7 +150,7 @@ IplCacheLookup(uint64 frame)
 	int			slot = (int) frame_slot[frame] - 1;
 
 	if (slot >= 0)
-		cache->slots[slot].usage = Min(cache->slots[slot].usage + 1, 5);
+		cache->slots[slot].usage = Min(cache->slots[slot].usage + 1, 3);
 	return slot;
 }
 
@@ -215,7 +215,7 @@ IplCacheTryAlloc(void)
 {
 	int			nslots = cache->nslots;
 
-	for (int pass = 0; pass < 4 * nslots + 8; pass++)
+	for (int pass = 0; pass < 6 * nslots + 8; pass++)
 	{
 		int			i = (int) (pg_atomic_fetch_add_u32(&cache->hand, 1) % (uint32) nslots);
 		IplSlot    *s = &cache->slots[i];

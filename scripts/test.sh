@@ -73,6 +73,16 @@ done
 run_suite "differential: the same SQL on heap and on nvm_am (test/diff/)" \
     "$WORK/diff.log" /dev/null "/usr/bin/python3 test/diff/run_diff.py"
 
+# the same again with nvm_am.read_mode = copy: every page read through a
+# local copy instead of straight from the pool must give the same results
+COPY="PGOPTIONS='-c nvm_am.read_mode=copy'"
+run_suite "pg_regress, read_mode = copy" "$WORK/regress_copy.log" regression.diffs \
+    "$COPY make -s installcheck ISOLATION= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
+run_suite "isolation, read_mode = copy" "$WORK/isolation_copy.log" output_iso/regression.diffs \
+    "$COPY make -s installcheck REGRESS= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
+run_suite "differential, read_mode = copy" \
+    "$WORK/diff_copy.log" /dev/null "$COPY /usr/bin/python3 test/diff/run_diff.py"
+
 cluster_stop "$WORK" "$POOL"
 trap - EXIT
 
