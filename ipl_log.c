@@ -471,6 +471,29 @@ IplApply(Page page, IplRecBuf *rb)
 }
 
 /*
+ * IplSeal - the inserter leaves page blkno, full: merge its log into a new
+ * frame now, once, so that the scans that will read the page read it in
+ * place instead of merging it again and again.  Nothing happens when the
+ * log is empty or the pool has no free frame.  Caller holds the page lock
+ * exclusively.
+ */
+static void
+IplSeal(int dirIndex, BlockNumber blkno)
+{
+	Page		page = IplGetPage(dirIndex, blkno);
+	int			slot = IplSlotOfPage(page);
+	uint64		frame;
+
+	if (slot < 0 || IplSlotById(slot)->logUsed == 0)
+		return;
+	frame = PoolTryAllocFrame();
+	if (frame == 0)
+		return;
+	IplWriteBack(slot, page, frame);
+	IplCacheUnmap(slot);
+}
+
+/*
  * IplNewPage - add an empty page at the end of a relation; returns its
  * block number.  Caller holds the relation's extension lock.
  */
@@ -926,7 +949,11 @@ IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 															  InvalidTransactionId))
 				off = IplTryAdd(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
 			if (off == InvalidOffsetNumber)
+			{
 				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
+				if (dirIndex == target_dir_index && blkno == target_block)
+					IplSeal(dirIndex, blkno);
+			}
 			LWLockRelease(lock);
 			if (off != InvalidOffsetNumber)
 			{

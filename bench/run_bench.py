@@ -124,7 +124,7 @@ def cluster_helper(func, *args):
 # cluster lifecycle
 # ----------------------------------------------------------------------
 
-def start_cluster():
+def start_cluster(extra_conf="", ams=AMS):
     stop_cluster(quiet=True)
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -134,8 +134,8 @@ def start_cluster():
     if IS_ROOT:
         shutil.chown(os.path.join(WORK, "logs"), "postgres", "postgres")
     log("== starting cluster in %s (port %d, pool %s)" % (WORK, PORT, POOL))
-    cluster_helper("cluster_start", WORK, str(PORT), POOL, EXTRA_CONF)
-    for am in AMS:
+    cluster_helper("cluster_start", WORK, str(PORT), POOL, EXTRA_CONF + extra_conf)
+    for am in ams:
         db = DBS[am]
         psql("postgres", "CREATE DATABASE %s" % db)
         psql(db, "CREATE EXTENSION nvm_am")

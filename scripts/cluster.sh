@@ -62,3 +62,10 @@ cluster_stop() {
     as_pg "pg_ctl -D '$dir/data' -m fast -w stop >/dev/null 2>&1" || true
     rm -f "$pool"
 }
+
+# cluster_restart DIR - fast restart (empties shared_buffers and the merge cache)
+cluster_restart() {
+    local dir=$1
+    as_pg "pg_ctl -D '$dir/data' -l '$dir/server.log' -m fast -w -t 60 restart >/dev/null" ||
+        { tail -20 "$dir/server.log"; return 1; }
+}
