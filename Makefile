@@ -30,3 +30,6 @@ TAP_TESTS = 1
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# every module includes the one internal header
+$(OBJS): nvm_am.h

@@ -279,14 +279,15 @@ IplCacheFree(int slot)
 
 /*
  * IplCacheMap - make the reserved slot the image of frame (block blkno of
- * relation dirIndex) with logUsed bytes of its log applied.  Returns the
+ * relation dirIndex) with logUsed bytes of its log applied (among them a
+ * PRUNE record when logHasPrune).  Returns the
  * slot that holds the frame's image: this one, or (when another backend
  * merged the same page under a shared lock meanwhile) that backend's, in
  * which case this one is freed.  Caller holds the page lock.
  */
 int
 IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
-			uint32 logUsed)
+			uint32 logUsed, bool logHasPrune)
 {
 	IplSlot    *s = &cache->slots[slot];
 	int			result = slot;
@@ -303,6 +304,8 @@ IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
 		s->dirIndex = dirIndex;
 		s->blkno = blkno;
 		s->logUsed = logUsed;
+		s->logHasPrune = logHasPrune;
+		s->logAppendOnly = (logUsed == 0);
 		s->usage = 1;
 		s->frame = frame;
 		frame_slot[frame] = slot + 1;
@@ -325,6 +328,8 @@ IplCacheRemap(int slot, uint64 newframe)
 	frame_slot[s->frame] = 0;
 	s->frame = newframe;
 	s->logUsed = 0;
+	s->logHasPrune = false;
+	s->logAppendOnly = true;
 	frame_slot[newframe] = slot + 1;
 	SpinLockRelease(&cache->mutex);
 }

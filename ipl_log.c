@@ -90,8 +90,16 @@ typedef struct IplRecord
 	pg_crc32c	crc;			/* CRC-32C of the record with crc = 0 */
 	uint16		len;			/* bytes, header included, multiple of 8 */
 	uint8		type;			/* IPL_REC_* */
-	uint8		reserved;
+	uint8		flags;			/* IPL_RECF_* */
 } IplRecord;
+
+/*
+ * The record only adds a line pointer past the base's pd_lower, for a
+ * tuple written into the base's free space (IPL_PATCH_BASE), and moves
+ * pd_lower and pd_upper: a log of such records can be applied to the base
+ * in place (IplSeal).
+ */
+#define IPL_RECF_APPEND	0x01
 
 #define IPL_REC_PATCH	1
 #define IPL_REC_PRUNE	2
@@ -99,8 +107,15 @@ typedef struct IplRecord
 typedef struct IplPatch
 {
 	uint16		off;
-	uint16		len;			/* 0 ends the list */
+	uint16		len;			/* 0 ends the list; | IPL_PATCH_BASE */
 } IplPatch;
+
+/*
+ * A patch whose bytes were written into the base image's free space before
+ * the record (a tuple appended in place): the record carries the CRC-32C of
+ * those bytes instead of the bytes.
+ */
+#define IPL_PATCH_BASE	0x8000
 
 typedef struct IplPruneItem
 {
@@ -122,6 +137,8 @@ typedef struct IplRecBuf
 } IplRecBuf;
 
 static IplRecBuf recbuf;
+
+static void IplApplyInPlace(int slot, Page image);
 
 /* backend-local insertion target, like heap's rd_targblock */
 static int	target_dir_index = -1;
@@ -156,6 +173,23 @@ RecAdd(IplRecBuf *rb, const void *data, int len)
 }
 
 /* RecPatch - add "write len bytes of data at page offset off" */
+/* RecPatchBase - add "copy len bytes at offset off of the base image" */
+static void
+RecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
+{
+	IplPatch	p;
+	pg_crc32c	crc;
+
+	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
+	p.off = (uint16) off;
+	p.len = (uint16) (len | IPL_PATCH_BASE);
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, data, len);
+	FIN_CRC32C(crc);
+	RecAdd(rb, &p, sizeof(p));
+	RecAdd(rb, &crc, sizeof(crc));
+}
+
 static void
 RecPatch(IplRecBuf *rb, int off, const void *data, int len)
 {
@@ -194,12 +228,13 @@ RecFinish(IplRecBuf *rb, uint64 gen)
 }
 
 /*
- * IplRedo - apply record rec to page.  Returns false, with page unchanged
- * or partly changed, for a record whose contents do not fit the page
- * (which its CRC should have ruled out).
+ * IplRedo - apply record rec to page; base is the base image of the page
+ * (the frame the log belongs to).  Returns false, with page unchanged or
+ * partly changed, for a record whose contents do not fit the page (which
+ * its CRC should have ruled out) or whose bytes in the base do not match.
  */
 static bool
-IplRedo(Page page, const IplRecord *rec)
+IplRedo(Page page, const IplRecord *rec, Page base)
 {
 	const char *p = (const char *) rec + sizeof(IplRecord);
 	const char *end = (const char *) rec + rec->len;
@@ -214,6 +249,26 @@ IplRedo(Page page, const IplRecord *rec)
 				memcpy(&patch, p, sizeof(patch));
 				if (patch.len == 0)
 					break;
+				if (patch.len & IPL_PATCH_BASE)
+				{
+					int			len = patch.len & ~IPL_PATCH_BASE;
+					pg_crc32c	want;
+					pg_crc32c	crc;
+
+					if (patch.off < 8 || patch.off + len > BLCKSZ ||
+						p + sizeof(patch) + sizeof(want) > end)
+						return false;
+					memcpy(&want, p + sizeof(patch), sizeof(want));
+					INIT_CRC32C(crc);
+					COMP_CRC32C(crc, (char *) base + patch.off, len);
+					FIN_CRC32C(crc);
+					if (crc != want)
+						return false;
+					if (page != base)
+						memcpy((char *) page + patch.off, (char *) base + patch.off, len);
+					p += sizeof(patch) + sizeof(want);
+					continue;
+				}
 				if (patch.off < 8 || patch.off + patch.len > BLCKSZ ||
 					p + sizeof(patch) + patch.len > end)
 					return false;
@@ -270,7 +325,7 @@ IplLogEmpty(uint64 frame)
  * lock (no record is being appended).
  */
 static uint32
-IplMerge(Page dst, uint64 frame)
+IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
 {
 	char	   *log = PoolFrameLog(frame);
 	uint32		size = PoolLogSize();
@@ -278,6 +333,8 @@ IplMerge(Page dst, uint64 frame)
 	uint64		gen;
 	int			n = 0;
 
+	*hasPrune = false;
+	*appendOnly = true;
 	memcpy(dst, PoolFramePage(frame), BLCKSZ);
 	if (log == NULL)
 		return 0;
@@ -294,7 +351,7 @@ IplMerge(Page dst, uint64 frame)
 			PoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
 			break;
 		}
-		if (!IplRedo(dst, rec))
+		if (!IplRedo(dst, rec, PoolFramePage(frame)))
 		{
 			ereport(WARNING,
 					(errcode(ERRCODE_DATA_CORRUPTED),
@@ -302,9 +359,14 @@ IplMerge(Page dst, uint64 frame)
 							(unsigned long long) frame),
 					 errdetail("The record at byte %u of the log is ignored, with the records after it.", used)));
 			memcpy(dst, PoolFramePage(frame), BLCKSZ);
+			*hasPrune = false;
 			used = 0;
 			break;
 		}
+		if (rec->type == IPL_REC_PRUNE)
+			*hasPrune = true;
+		if (!(rec->flags & IPL_RECF_APPEND))
+			*appendOnly = false;
 		used += rec->len;
 		n++;
 	}
@@ -321,9 +383,14 @@ static int
 IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
 {
 	int			slot = IplCacheAlloc();
-	uint32		used = IplMerge(IplSlotPage(slot), frame);
+	bool		hasPrune;
+	bool		appendOnly;
+	uint32		used = IplMerge(IplSlotPage(slot), frame, &hasPrune, &appendOnly);
 
-	return IplCacheMap(slot, dirIndex, blkno, frame, used);
+	slot = IplCacheMap(slot, dirIndex, blkno, frame, used, hasPrune);
+	if (IplSlotById(slot)->frame == frame && IplSlotById(slot)->logUsed == used)
+		IplSlotById(slot)->logAppendOnly = appendOnly;
+	return slot;
 }
 
 /*
@@ -453,21 +520,64 @@ IplApply(Page page, IplRecBuf *rb)
 
 		memcpy(dst, rb->u.data, rb->len);
 		PoolPersist(dst, rb->len);
+		if (s->logUsed == 0)
+			s->logAppendOnly = true;
+		if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
+			s->logAppendOnly = false;
 		s->logUsed += rb->len;
 		PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
 		PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
-		if (!IplRedo(page, &rb->u.hdr))
+		if (!IplRedo(page, &rb->u.hdr, PoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
+	}
+	else if (s->logAppendOnly && (rb->u.hdr.flags & IPL_RECF_APPEND))
+	{
+		/* appends only: apply them to the base in place, no new frame */
+		if (!IplRedo(page, &rb->u.hdr, PoolFramePage(s->frame)))
+			elog(PANIC, "nvm_am could not apply its own page record");
+		IplApplyInPlace(slot, page);
 	}
 	else
 	{
 		/* allocate first: a full pool must fail before anything changed */
 		uint64		frame = PoolAllocFrame();
 
-		if (!IplRedo(page, &rb->u.hdr))
+		if (!IplRedo(page, &rb->u.hdr, PoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplWriteBack(slot, page, frame);
 	}
+}
+
+/*
+ * IplApplyInPlace - apply a log of IPL_RECF_APPEND records (image, the
+ * page's cached image in slot, holds their result) to the base image in
+ * place, and empty the log.  Every record only appended a tuple whose
+ * bytes are in the base already: write the new line pointers past the
+ * base's pd_lower (nobody reads there), persist them, publish pd_lower and
+ * pd_upper, then publish a new generation, which empties the log.  A crash
+ * between the last two steps leaves records that apply again to the same
+ * bytes.  Caller holds the page lock exclusively.
+ */
+static void
+IplApplyInPlace(int slot, Page image)
+{
+	IplSlot    *s = IplSlotById(slot);
+	Page		base = PoolFramePage(s->frame);
+	uint16		blower = ((PageHeader) base)->pd_lower;
+	uint16		lower = ((PageHeader) image)->pd_lower;
+	uint64		word;
+
+	Assert(s->logAppendOnly && lower >= blower);
+	memcpy((char *) base + blower, (char *) image + blower, lower - blower);
+	PoolPersist((char *) base + blower, lower - blower);
+	memcpy(&word, (char *) image + 8, sizeof(word));
+	PoolPublish64((uint64 *) ((char *) base + 8), word);
+	PageSetGen(image, PoolNextGeneration());
+	PoolPublish64((uint64 *) base, *(uint64 *) image);
+	s->logUsed = 0;
+	s->logHasPrune = false;
+	s->logAppendOnly = true;
+	PoolCountAdd(NVM_STAT_PAGES_SEALED_IN_PLACE, 1);
 }
 
 /*
@@ -482,10 +592,18 @@ IplSeal(int dirIndex, BlockNumber blkno)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
 	int			slot = IplSlotOfPage(page);
+	IplSlot    *s;
 	uint64		frame;
 
 	if (slot < 0 || IplSlotById(slot)->logUsed == 0)
 		return;
+	s = IplSlotById(slot);
+	if (s->logAppendOnly)
+	{
+		IplApplyInPlace(slot, page);
+		IplCacheUnmap(slot);
+		return;
+	}
 	frame = PoolTryAllocFrame();
 	if (frame == 0)
 		return;
@@ -534,6 +652,8 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	uint16		word[4];
 	IplRecBuf  *rb = &recbuf;
 	HeapTupleHeader body;
+	int			slot;
+	bool		inBase = false;
 
 	if (PageGetHeapFreeSpace(page) < alignedSize)
 		return InvalidOffsetNumber;
@@ -558,12 +678,42 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	if (lower > upper)
 		return InvalidOffsetNumber;
 
-	/* one record: the tuple, its line pointer, pd_lower and pd_upper */
+	/*
+	 * One record: the tuple, its line pointer, pd_lower and pd_upper.  The
+	 * tuple itself goes straight into the free space of the base image when
+	 * that is free space there too (no PRUNE record has rearranged the page
+	 * since the base was written, so the image's free space lies within the
+	 * base's): nobody reads that space, and the record only carries the
+	 * bytes' CRC.  A crash before the record is durable leaves bytes in free
+	 * space that nothing reads.
+	 */
 	RecStart(rb, IPL_REC_PATCH);
-	body = (HeapTupleHeader) (rb->u.data + rb->len + sizeof(IplPatch));
-	RecPatch(rb, upper, tup->t_data, tup->t_len);
-	if (!keepCtid)
-		ItemPointerSet(&body->t_ctid, blkno, off);
+	slot = IplSlotOfPage(page);
+	if (slot >= 0 && PoolLogSize() > 0 && !IplSlotById(slot)->logHasPrune)
+	{
+		Page		base = PoolFramePage(IplSlotById(slot)->frame);
+		PageHeader	bph = (PageHeader) base;
+
+		if (upper >= bph->pd_lower && upper + tup->t_len <= bph->pd_upper)
+		{
+			body = (HeapTupleHeader) ((char *) base + upper);
+			memcpy(body, tup->t_data, tup->t_len);
+			if (!keepCtid)
+				ItemPointerSet(&body->t_ctid, blkno, off);
+			PoolPersist(body, tup->t_len);
+			RecPatchBase(rb, upper, body, tup->t_len);
+			inBase = true;
+			if (off > PageGetMaxOffsetNumber(base))
+				rb->u.hdr.flags |= IPL_RECF_APPEND;
+		}
+	}
+	if (!inBase)
+	{
+		body = (HeapTupleHeader) (rb->u.data + rb->len + sizeof(IplPatch));
+		RecPatch(rb, upper, tup->t_data, tup->t_len);
+		if (!keepCtid)
+			ItemPointerSet(&body->t_ctid, blkno, off);
+	}
 	ItemIdSetNormal(&newlp, upper, tup->t_len);
 	RecPatch(rb, (char *) PageGetItemId(page, off) - (char *) page, &newlp, sizeof(newlp));
 	memcpy(word, (char *) page + 8, sizeof(word));
@@ -730,7 +880,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 
 	/* the new image: np, compacted as redo compacts it */
 	memcpy(np, page, BLCKSZ);
-	if (!IplRedo(np, &rb->u.hdr))
+	if (!IplRedo(np, &rb->u.hdr, PoolFramePage(s->frame)))
 		elog(PANIC, "nvm_am could not apply its own prune record");
 
 	if (newslot >= 0)
@@ -747,7 +897,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
 		memcpy(IplSlotPage(newslot), np, BLCKSZ);
 		IplCacheUnmap(slot);
-		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, used);
+		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, used, true);
 	}
 	else
 	{

@@ -68,6 +68,7 @@ typedef enum NvmCounter
 	NVM_STAT_MERGED_PAGE_READS,
 	NVM_STAT_IPL_TORN_RECORDS,
 	NVM_STAT_CACHE_EVICTIONS,
+	NVM_STAT_PAGES_SEALED_IN_PLACE,
 	NVM_NUM_COUNTERS
 } NvmCounter;
 
@@ -188,6 +189,9 @@ typedef struct IplSlot
 	int			dirIndex;		/* the page: relation and block */
 	BlockNumber blkno;
 	uint32		logUsed;		/* bytes of the frame's log applied */
+	bool		logHasPrune;	/* a PRUNE record among them: the image's
+								 * layout differs from the base's */
+	bool		logAppendOnly;	/* only IPL_RECF_APPEND records among them */
 	uint32		usage;			/* clock-sweep usage count */
 } IplSlot;
 
@@ -207,7 +211,7 @@ extern int	IplCacheAlloc(void);
 extern int	IplCacheTryAlloc(void);
 extern void IplCacheFree(int slot);
 extern int	IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
-						uint32 logUsed);
+						uint32 logUsed, bool logHasPrune);
 extern void IplCacheRemap(int slot, uint64 newframe);
 extern void IplCacheUnmap(int slot);
 extern void IplCacheDropStale(int slot, uint64 frame);

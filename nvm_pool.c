@@ -195,6 +195,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"merged_page_reads",
 	"ipl_torn_records",
 	"merge_cache_evictions",
+	"pages_sealed_in_place",
 };
 
 static pg_crc32c

@@ -50,16 +50,16 @@ WHERE l_shipdate >= date '1994-01-01' AND l_shipdate < date '1995-01-01'
   AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"""
 
 LINEITEM = """CREATE TABLE lineitem AS
-SELECT g AS l_orderkey, (g % 7) + 1 AS l_linenumber,
+SELECT g::bigint AS l_orderkey, ((g % 7) + 1)::int AS l_linenumber,
        ((g * 7919) % 50 + 1)::numeric(15,2) AS l_quantity,
        ((g * 104729) % 100000 / 100.0 + 900)::numeric(15,2) AS l_extendedprice,
        ((g * 31) % 11 / 100.0)::numeric(15,2) AS l_discount,
        ((g * 17) % 9 / 100.0)::numeric(15,2) AS l_tax,
-       substr('ANR', g % 3 + 1, 1)::char(1) AS l_returnflag,
-       substr('FO', g % 2 + 1, 1)::char(1) AS l_linestatus,
-       date '1992-01-01' + (g * 13 % 2500) AS l_shipdate,
+       substr('ANR', (g % 3 + 1)::int, 1)::char(1) AS l_returnflag,
+       substr('FO', (g % 2 + 1)::int, 1)::char(1) AS l_linestatus,
+       date '1992-01-01' + (g * 13 % 2500)::int AS l_shipdate,
        md5(g::text) AS l_comment
-FROM generate_series(1, %d) g"""
+FROM generate_series(1::bigint, {n}) g"""
 
 
 def write_script(name, text):
@@ -121,11 +121,12 @@ def timed_scan(db, sql, read_mode, runs):
     lines = ["SET max_parallel_workers_per_gather = 0;",
              "SET nvm_am.read_mode = %s;" % read_mode,
              "SELECT pg_backend_pid() AS pid \\gset",
+             "\\setenv BACKEND_PID :pid",
              "\\timing on"]
     for i in range(runs + 1):
-        lines.append("\\! cat /proc/:pid/stat > %s" % (stat % (2 * i)))
+        lines.append("\\! cat /proc/$BACKEND_PID/stat > %s" % (stat % (2 * i)))
         lines.append(sql + ";")
-        lines.append("\\! cat /proc/:pid/stat > %s" % (stat % (2 * i + 1)))
+        lines.append("\\! cat /proc/$BACKEND_PID/stat > %s" % (stat % (2 * i + 1)))
     path = write_script("scan.sql", "\n".join(lines) + "\n")
     out, _, _ = rb.run_pg([rb.PGBIN + "/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db,
                            "-f", path], timeout=3600)
@@ -149,7 +150,7 @@ def scans(cfg, rows):
         for am in rb.AMS:
             db = rb.DBS[am]
             rb.log("== lineitem, %d rows, %s: load" % (n, am))
-            rb.psql(db, LINEITEM % n, timeout=3600)
+            rb.psql(db, LINEITEM.replace("{n}", str(n)), timeout=3600)
             rb.psql(db, "VACUUM ANALYZE lineitem", timeout=3600)
             rb.check_am(db, am, ["lineitem"])
         size = rb.psql(rb.DBS["heap"], "SELECT pg_relation_size('lineitem')")[0][0]
