@@ -102,7 +102,7 @@ extern int	nvm_ipl_log_size;
 extern int	nvm_merge_cache_size;
 extern int	nvm_read_mode;
 
-#define NVM_IPL_LOG_SIZE_DEFAULT	1024
+#define NVM_IPL_LOG_SIZE_DEFAULT	4096
 #define NVM_IPL_LOG_SIZE_MIN		256
 #define NVM_IPL_LOG_SIZE_MAX		8192
 

@@ -124,7 +124,7 @@ $node->init;
 my $base_conf = "shared_preload_libraries = 'nvm_am'\n"
   . "nvm_am.pool_path = '$pool'\n"
   . "nvm_am.pool_size = '64MB'\n"
-  . "nvm_am.ipl_log_size = '1kB'\n"
+  . "nvm_am.ipl_log_size = '4kB'\n"
   . "nvm_am.merge_cache_size = '8MB'\n";
 $node->append_conf('postgresql.conf', $base_conf);
 $node->start;
@@ -159,7 +159,7 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
 	is($h->{checksum}, crc32c(read_bytes($good, 0, $CRC_OFFSET)),
 		'header: CRC-32C of the first 88 bytes at offset 88');
-	is($h->{log_size}, 1024, 'header: log_size (nvm_am.ipl_log_size) at offset 72');
+	is($h->{log_size}, 4096, 'header: log_size (nvm_am.ipl_log_size) at offset 72');
 	is($h->{logs_offset}, $h->{frames_offset} + $h->{nframes} * 8192, 'header: the log areas follow the frames');
 	is(-s $good, 64 * $MB, 'pool file has the configured size');
 }
@@ -274,9 +274,9 @@ pool_refused(
 	name => 'configured log size differs',
 	damage => sub { },
 	msg => 'has another in-page log size',
-	detail => qr/DETAIL:  The pool was created with nvm_am.ipl_log_size = 1024 bytes, the setting is 512 bytes\./,
-	hint => "Set nvm_am.ipl_log_size = '1024B' to use this pool");
-$node->append_conf('postgresql.conf', "nvm_am.ipl_log_size = '1kB'\n");
+	detail => qr/DETAIL:  The pool was created with nvm_am.ipl_log_size = 4096 bytes, the setting is 512 bytes\./,
+	hint => "Set nvm_am.ipl_log_size = '4096B' to use this pool");
+$node->append_conf('postgresql.conf', "nvm_am.ipl_log_size = '4kB'\n");
 
 # pool_path naming a directory
 mkdir $pooldir or die "mkdir $pooldir: $!";
