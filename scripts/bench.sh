@@ -4,7 +4,7 @@
 # benchmark (bench/run_bench.py) on one throwaway cluster on /dev/shm.
 # Prints a table; writes bench/results/results.csv, throughput.png and
 # bytes_per_txn.png.  Usage: bash scripts/bench.sh [--quick]
-# (--quick: < 5 minutes; full: < 15 minutes).  Run as root on Debian 12.
+# (--quick: < 5 minutes; full: < 30 minutes).  Run as root on Debian 12.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
