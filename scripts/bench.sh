@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh - the benchmark command: install dependencies, build and install
-# nvm_am (scripts/setup.sh), then run the side-by-side heap vs nvm_am
-# benchmark (bench/run_bench.py) on one throwaway cluster on /dev/shm.
-# Prints a table; writes bench/results/results.csv, throughput.png and
-# bytes_per_txn.png.  Usage: bash scripts/bench.sh [--quick]
+# nvm_am (scripts/setup.sh), then run the side-by-side benchmark of nvm_am
+# against heap (bench/run_bench.py) on throwaway clusters: heap on tmpfs and
+# on disk, nvm_am (redirect and copy reads), nvm_am with in-page logging off.
+# Prints a table; writes bench/results/results.csv, throughput.png,
+# bytes_per_txn.png and latency.png.  Usage: bash scripts/bench.sh [--quick]
 # (--quick: < 5 minutes; full: < 30 minutes).  Run as root on Debian 12.
 set -euo pipefail
 cd "$(dirname "$0")/.."
