@@ -171,6 +171,14 @@ NvmDefineGucs(void)
 							PGC_POSTMASTER,
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
+	DefineCustomStringVariable("nvm_am.persist_trace",
+							   "Directory for persist traces (crash simulation in tests).",
+							   "When set, every flush and drain into the pool is also written to a trace file per process in this directory. Slow; for tests only.",
+							   &nvm_persist_trace,
+							   "",
+							   PGC_POSTMASTER,
+							   GUC_NOT_IN_SAMPLE,
+							   NULL, NULL, NULL);
 	DefineCustomEnumVariable("nvm_am.read_mode",
 							 "How scans read pages without log records.",
 							 "redirect reads tuples straight from the pool mapping; copy copies every page into local memory first.",

@@ -99,6 +99,7 @@ typedef struct NvmPoolInfo
 extern char *nvm_pool_path;
 extern int	nvm_pool_size_mb;
 extern int	nvm_ipl_log_size;
+extern char *nvm_persist_trace;
 extern int	nvm_merge_cache_size;
 extern int	nvm_read_mode;
 

@@ -141,6 +141,7 @@ typedef struct NvmPoolShared
 	uint64		frames_free;
 	uint64		alloc_hint;		/* bitmap word to search first */
 	pg_atomic_uint64 next_gen;	/* next page generation number */
+	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
 } NvmPoolShared;
@@ -149,6 +150,11 @@ typedef struct NvmPoolShared
 char	   *nvm_pool_path = NULL;
 int			nvm_pool_size_mb = 1024;
 int			nvm_ipl_log_size = NVM_IPL_LOG_SIZE_DEFAULT;
+char	   *nvm_persist_trace = NULL;
+
+/* persist trace of this process (crash simulation), -1 when not open */
+static int	trace_fd = -1;
+static pid_t trace_pid = 0;
 
 /* Process-local state, inherited from the postmaster by fork */
 static char *pool_base = NULL;
@@ -217,8 +223,60 @@ PoolConfiguredSize(void)
 
 /* ----------------------------------------------------------------
  * Persist primitives
+ *
+ * With nvm_am.persist_trace set (a directory; tests only), every flush and
+ * drain is also written to a per-process trace file there: a global event
+ * number, 'F' or 'D', the pool offset and length, the WAL flush position at
+ * that moment, and the flushed bytes.  test/crashsim/make_image.py turns a
+ * copy of the pool taken before the traced run and the traces into the pool
+ * a power failure at any event would leave: flushes a drain of the same
+ * process made durable are in it, flushes not yet drained are in it or not
+ * at random, and stores never flushed are not.
  * ----------------------------------------------------------------
  */
+
+typedef struct NvmTraceEvent
+{
+	uint64		seq;
+	uint64		offset;
+	uint64		wal_flush;		/* GetFlushRecPtr() when the event happened */
+	uint32		len;
+	char		type;			/* 'F' flush, 'D' drain */
+	char		pad[3];
+} NvmTraceEvent;
+
+static void
+PoolTrace(char type, const void *addr, Size len)
+{
+	NvmTraceEvent ev;
+
+	if (nvm_persist_trace == NULL || nvm_persist_trace[0] == '\0' ||
+		pool_shared == NULL || !IsUnderPostmaster)
+		return;
+	if (trace_fd < 0 || trace_pid != MyProcPid)
+	{
+		char	   *path = psprintf("%s/trace.%d", nvm_persist_trace, (int) MyProcPid);
+
+		trace_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | PG_BINARY, 0600);
+		if (trace_fd < 0)
+			ereport(PANIC,
+					(errcode_for_file_access(),
+					 errmsg("could not open nvm_am persist trace \"%s\": %m", path)));
+		trace_pid = MyProcPid;
+		pfree(path);
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = pg_atomic_fetch_add_u64(&pool_shared->trace_seq, 1);
+	ev.type = type;
+	ev.offset = addr ? (uint64) ((const char *) addr - pool_base) : 0;
+	ev.len = (uint32) len;
+	ev.wal_flush = RecoveryInProgress() ? 0 : GetFlushRecPtr(NULL);
+	if (write(trace_fd, &ev, sizeof(ev)) != sizeof(ev) ||
+		(len > 0 && write(trace_fd, addr, len) != (ssize_t) len))
+		ereport(PANIC,
+				(errcode_for_file_access(),
+				 errmsg("could not write nvm_am persist trace: %m")));
+}
 
 /*
  * PoolFlush - write back the cache lines of [addr, addr+len) without waiting.
@@ -238,6 +296,7 @@ PoolFlush(const void *addr, Size len)
 						pool_resolved_path)));
 	PoolCountAdd(NVM_STAT_PMEM_BYTES_WRITTEN, len);
 	PoolCountAdd(NVM_STAT_PMEM_FLUSHES, 1);
+	PoolTrace('F', addr, len);
 }
 
 /*
@@ -249,6 +308,7 @@ PoolDrain(void)
 	if (pool_is_pmem)
 		pmem_drain();
 	PoolCountAdd(NVM_STAT_PMEM_DRAINS, 1);
+	PoolTrace('D', NULL, 0);
 }
 
 /*
@@ -686,6 +746,7 @@ PoolShmemInit(void)
 			pg_atomic_init_u32(&pool_pins[f], 0);
 		pool_shared->locks = GetNamedLWLockTranche("nvm_am");
 		pool_shared->alloc_hint = 0;
+		pg_atomic_init_u64(&pool_shared->trace_seq, 1);
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
 			pg_atomic_init_u64(&pool_shared->counters[i], 0);
 		if (pool_base)

@@ -1,0 +1,194 @@
+# 008_crash_sim.pl - power failures at many points of a workload, simulated.
+#
+# pmemcheck and pmreorder are not available, so the pool layer traces every
+# flush and drain (nvm_am.persist_trace) and test/crashsim/make_image.py
+# builds the pool a power failure at a chosen event would leave: what a
+# drain made durable is there, what was flushed but not yet drained is
+# there or not at random, what was never flushed is not.  WAL is cut at the
+# position that was flushed at that event.  The data directory is a copy
+# taken (after a checkpoint, server stopped) before the traced run, so
+# recovery replays exactly the durable WAL.
+#
+# The workload: transfer transactions over accounts, tellers and history
+# (nvm_am) and branches (heap), so that a commit touches both kinds of
+# storage, plus inserts and deletes of an nvm_am table, and VACUUM.  On
+# every image the server must start, and then: every balance equals the sum
+# of its history deltas, in both kinds of storage (a transaction is there
+# in all of them or in none); sequential and index scans agree;
+# nvm_am_check finds nothing; the log shows no PANIC or crash.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use File::Path qw(rmtree);
+use IPC::Run;
+use Time::HiRes qw(usleep);
+use FindBin;
+
+my $seed = $ENV{NVM_TAP_SEED} || (time() ^ $$) % 1000000;
+srand($seed);
+note "random seed $seed (set NVM_TAP_SEED to repeat)";
+
+$ENV{PMEM_IS_PMEM_FORCE} = 1;
+my $pool = "/dev/shm/nvm_am_tap_008_$$.pool";
+my $work = PostgreSQL::Test::Utils::tempdir;
+my $base_pool = "$work/base.pool";
+my $img_pool = "$work/image.pool";
+my $traces = "$work/traces";
+END { unlink $pool if defined $pool; }
+mkdir $traces or die "mkdir $traces: $!";
+
+my $node = PostgreSQL::Test::Cluster->new('sim');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'nvm_am'
+nvm_am.pool_path = '$pool'
+nvm_am.pool_size = '64MB'
+nvm_am.ipl_log_size = '512B'
+autovacuum = off
+checkpoint_timeout = '1h'
+max_wal_size = '4GB'
+synchronous_commit = on
+});
+$node->start;
+$node->safe_psql('postgres', q{
+CREATE EXTENSION nvm_am;
+CREATE TABLE accounts (aid int PRIMARY KEY, abalance bigint NOT NULL, filler char(80)) USING nvm_am;
+CREATE TABLE tellers (tid int PRIMARY KEY, tbalance bigint NOT NULL, filler char(80)) USING nvm_am;
+CREATE TABLE branches (bid int PRIMARY KEY, bbalance bigint NOT NULL, filler char(80)) USING heap;
+CREATE TABLE history (id bigint PRIMARY KEY, aid int, tid int, bid int, delta int, filler char(20)) USING nvm_am;
+CREATE TABLE misc (id bigint PRIMARY KEY, v int NOT NULL, pad text) USING nvm_am;
+INSERT INTO accounts SELECT g, 0, '' FROM generate_series(1, 300) g;
+INSERT INTO tellers SELECT g, 0, '' FROM generate_series(1, 10) g;
+INSERT INTO branches SELECT g, 0, '' FROM generate_series(1, 3) g;
+CHECKPOINT;
+});
+$node->stop('fast');
+
+# the state before the traced run: data directory and pool
+my $pgdata = $node->data_dir;
+my $snap = "$work/snap";
+system('cp', '-a', $pgdata, $snap) == 0 or die "cp $pgdata: $?";
+system('cp', $pool, $base_pool) == 0 or die "cp $pool: $?";
+
+# ---------------------------------------------------------------------
+# the traced run
+# ---------------------------------------------------------------------
+$node->append_conf('postgresql.conf', "nvm_am.persist_trace = '$traces'\n");
+$node->start;
+
+sub client_script
+{
+	my ($c) = @_;
+	my $s = '';
+	for my $i (1 .. 3000)
+	{
+		my $id = $c * 1_000_000 + $i;
+		my ($aid, $tid, $bid) = (1 + int(rand(300)), 1 + int(rand(10)), 1 + int(rand(3)));
+		my $delta = int(rand(2001)) - 1000;
+		$s .= "BEGIN;\nUPDATE accounts SET abalance = abalance + $delta WHERE aid = $aid;\n"
+		  . "UPDATE tellers SET tbalance = tbalance + $delta WHERE tid = $tid;\n"
+		  . "UPDATE branches SET bbalance = bbalance + $delta WHERE bid = $bid;\n"
+		  . "INSERT INTO history VALUES ($id, $aid, $tid, $bid, $delta, '');\n"
+		  . ($i % 11 == 0 ? "ROLLBACK;\n" : "COMMIT;\n");
+		$s .= "INSERT INTO misc VALUES ($id, $i, repeat('m', " . (20 + int(rand(200))) . "));\n"
+		  if $c == 3;
+		$s .= "DELETE FROM misc WHERE id = " . ($id - 40) . ";\n" if $c == 3 && $i > 40 && $i % 2;
+		$s .= "VACUUM accounts; VACUUM tellers; VACUUM misc;\n" if $c == 1 && $i % 200 == 0;
+	}
+	return $s;
+}
+
+my @clients;
+for my $c (1 .. 3)
+{
+	my $file = "$work/client$c.sql";
+	open my $fh, '>', $file or die "$file: $!";
+	print $fh client_script($c);
+	close $fh;
+	push @clients, IPC::Run::start(
+		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-o', '/dev/null', '-d', $node->connstr('postgres'), '-f', $file ],
+		'<', \undef, '>', \my $out, '2>', \my $err);
+}
+usleep(3_000_000);
+# the "power failure": stop without writing anything more
+$node->stop('immediate');
+$_->finish for @clients;
+
+my $wal_final = "$work/wal_final";
+system('cp', '-a', "$pgdata/pg_wal", $wal_final) == 0 or die "cp pg_wal: $?";
+
+my ($nevents, $first, $last) = split ' ', `python3 $FindBin::RealBin/../test/crashsim/make_image.py $traces --events`;
+cmp_ok($nevents, '>', 1000, "the traced run made persist events ($nevents)");
+
+# cut the WAL copied into pgdata at lsn (X/Y): zero the rest of its
+# segment, remove later segments
+sub cut_wal
+{
+	my ($lsn) = @_;
+	my ($hi, $lo) = map { hex } split m{/}, $lsn;
+	my $pos = $hi * 4294967296 + $lo;
+	my $segsize = 16 * 1024 * 1024;
+	my $segno = int($pos / $segsize);
+	for my $f (glob("$pgdata/pg_wal/0*"))
+	{
+		my ($name) = $f =~ m{/([0-9A-F]{24})$} or next;
+		my $n = hex(substr($name, 8, 8)) * 256 + hex(substr($name, 16, 8));
+		if ($n > $segno) { unlink $f; }
+		elsif ($n == $segno)
+		{
+			my $off = $pos % $segsize;
+			open my $fh, '+<:raw', $f or die "$f: $!";
+			sysseek($fh, $off, 0);
+			syswrite($fh, "\0" x ($segsize - $off));
+			close $fh;
+		}
+	}
+	return;
+}
+
+my @points = sort { $a <=> $b } map { $first + int(rand($last - $first + 1)) } 1 .. 8;
+push @points, $last;    # everything that was flushed, undrained flushes at random
+for my $point (@points)
+{
+	my $name = "power failure at event $point of $first..$last";
+	rmtree($pgdata);
+	system('cp', '-a', $snap, $pgdata) == 0 or die "cp snap: $?";
+	rmtree("$pgdata/pg_wal");
+	system('cp', '-a', $wal_final, "$pgdata/pg_wal") == 0 or die "cp wal: $?";
+	my $lsn = `python3 $FindBin::RealBin/../test/crashsim/make_image.py $base_pool $traces $pool --point $point --seed $point 2>/dev/null`;
+	chomp $lsn;
+	like($lsn, qr{^[0-9A-F]+/[0-9A-F]+$}, "$name: image built, WAL durable up to $lsn");
+	cut_wal($lsn);
+	$node->append_conf('postgresql.conf', "nvm_am.persist_trace = ''\n");
+	my $off = -s $node->logfile;
+	ok($node->start(fail_ok => 1), "$name: the server starts on the image") or next;
+
+	my $q = q{
+SELECT (SELECT coalesce(sum(abalance), 0) FROM accounts) || ' ' || (SELECT coalesce(sum(tbalance), 0) FROM tellers)
+       || ' ' || (SELECT coalesce(sum(bbalance), 0) FROM branches) || ' ' || (SELECT coalesce(sum(delta), 0) FROM history);
+SELECT count(*) FROM accounts a FULL JOIN (SELECT aid, sum(delta) s FROM history GROUP BY aid) h USING (aid)
+ WHERE a.aid IS NULL OR a.abalance <> coalesce(h.s, 0);
+SELECT count(*) FROM branches b FULL JOIN (SELECT bid, sum(delta) s FROM history GROUP BY bid) h USING (bid)
+ WHERE b.bid IS NULL OR b.bbalance <> coalesce(h.s, 0);
+};
+	my @r = split /\n/, $node->safe_psql('postgres', $q);
+	my @sums = split / /, $r[0];
+	ok($sums[0] == $sums[3] && $sums[1] == $sums[3] && $sums[2] == $sums[3],
+		"$name: accounts, tellers, branches (heap) and history agree") or diag("sums @sums");
+	is("$r[1] $r[2]", '0 0', "$name: every account and branch balance is the sum of its history");
+	my $agg = q{SELECT count(*) || ':' || md5(coalesce(string_agg(id::text, ',' ORDER BY id), '')) FROM };
+	is($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $agg history WHERE id > 0; $agg misc WHERE id > 0"),
+		$node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $agg history; $agg misc"),
+		"$name: index scans and sequential scans agree");
+	is($node->safe_psql('postgres', q{
+SELECT count(*) FROM (SELECT * FROM nvm_am_check('accounts') UNION ALL SELECT * FROM nvm_am_check('tellers')
+  UNION ALL SELECT * FROM nvm_am_check('history') UNION ALL SELECT * FROM nvm_am_check('misc')) c}), '0',
+		"$name: nvm_am_check finds no problem");
+	$node->stop('immediate');
+	my $log = substr(slurp_file($node->logfile), $off);
+	unlike($log, qr/PANIC|TRAP|terminated by signal/, "$name: no crash in the server log");
+}
+
+done_testing();
