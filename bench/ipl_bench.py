@@ -202,7 +202,8 @@ def plot(oltp_rows, scan_rows, outdir):
         ax.set_xticks(xs)
         ax.set_xticklabels([r["ipl_log_size"] for r in nvm], fontsize=8)
         ax.set_xlabel("nvm_am.ipl_log_size", fontsize=8)
-        ax.set_ylabel("MB written per 10,000 transactions", fontsize=8)
+        ax.set_ylabel("MB written per 10,000 transactions (log scale)", fontsize=8)
+        ax.set_yscale("log")
         ax.set_title(wl, fontsize=9)
         ax2 = ax.twinx()
         ax2.plot(xs, [r["tps"] or 0 for r in nvm], "k.-", label="nvm_am tps")
@@ -240,7 +241,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default="oltp,scans")
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the plots from bench/results/ipl.csv")
     opts = ap.parse_args()
+    if opts.replot:
+        oltp_rows, scan_rows = [], []
+        with open(os.path.join(rb.RESULTS, "ipl.csv")) as f:
+            for r in csv.DictReader(f):
+                for k, v in r.items():
+                    try:
+                        r[k] = float(v) if "." in v or "e" in v else int(v)
+                    except (TypeError, ValueError):
+                        pass
+                (oltp_rows if r["workload"] in ("tpcb", "ycsb-a") else scan_rows).append(r)
+        for r in oltp_rows:
+            r["ipl_log_size"] = str(r["ipl_log_size"])
+        plot(oltp_rows, scan_rows, rb.RESULTS)
+        return 0
     cfg = QUICK if opts.quick else FULL
     os.makedirs(rb.RESULTS, exist_ok=True)
     t0 = time.monotonic()
