@@ -30,44 +30,15 @@ LOG_SIZES = ["0", "256B", "512B", "1kB", "2kB", "4kB"]
 FULL = dict(scale=4, duration=15, ycsb_rows=200_000, lineitem=1_500_000, scan_runs=3)
 QUICK = dict(scale=1, duration=5, ycsb_rows=50_000, lineitem=400_000, scan_runs=2)
 
-YCSB_A = """\\set k random_zipfian(1, {rows}, 1.1)
-\\set r random(1, 100)
-\\if :r <= 50
-SELECT field0 FROM usertable WHERE ycsb_key = :k;
-\\else
-UPDATE usertable SET field0 = md5(:r::text || :k::text) WHERE ycsb_key = :k;
-\\endif
-"""
-
-Q1 = """SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
-  sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)),
-  avg(l_quantity), avg(l_extendedprice), avg(l_discount), count(*)
-FROM lineitem WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
-GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus"""
-
-Q6 = """SELECT sum(l_extendedprice * l_discount) FROM lineitem
-WHERE l_shipdate >= date '1994-01-01' AND l_shipdate < date '1995-01-01'
-  AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"""
-
-LINEITEM = """CREATE TABLE lineitem AS
-SELECT g::bigint AS l_orderkey, ((g % 7) + 1)::int AS l_linenumber,
-       ((g * 7919) % 50 + 1)::numeric(15,2) AS l_quantity,
-       ((g * 104729) % 100000 / 100.0 + 900)::numeric(15,2) AS l_extendedprice,
-       ((g * 31) % 11 / 100.0)::numeric(15,2) AS l_discount,
-       ((g * 17) % 9 / 100.0)::numeric(15,2) AS l_tax,
-       substr('ANR', (g % 3 + 1)::int, 1)::char(1) AS l_returnflag,
-       substr('FO', (g % 2 + 1)::int, 1)::char(1) AS l_linestatus,
-       date '1992-01-01' + (g * 13 % 2500)::int AS l_shipdate,
-       md5(g::text) AS l_comment
-FROM generate_series(1::bigint, {n}) g"""
+# the queries and the table of the main benchmark
+Q1, Q6, LINEITEM = rb.Q1, rb.Q6, rb.LINEITEM
+YCSB_A = rb.YCSB.format(dist="random_zipfian(1, {rows}, 1.1)", reads=50)
 
 
-def write_script(name, text):
-    path = os.path.join(rb.WORK, name)
-    with open(path, "w") as f:
-        f.write(text)
-    os.chmod(path, 0o644)
-    return path
+
+
+
+write_script = rb.write_script
 
 
 def oltp(cfg, am, logsize, rows):

@@ -9,6 +9,9 @@ use File::Copy qw(copy);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
 # ---------------------------------------------------------------------
 # Helpers
@@ -39,26 +42,7 @@ my $CRC_OFFSET = 88;    # offsetof(NvmPoolHeader, checksum)
 my $NVM_POOL_MAGIC = unpack('Q<', '1NVMPOOL');    # 0x4C4F4F504D564E31
 my $MB = 1024 * 1024;
 
-sub read_bytes
-{
-	my ($path, $off, $len) = @_;
-	open(my $fh, '<:raw', $path) or die "open $path: $!";
-	sysseek($fh, $off, 0) or die "seek $path: $!";
-	my $n = sysread($fh, my $buf, $len);
-	die "read $path: $!" unless defined $n && $n == $len;
-	close $fh;
-	return $buf;
-}
 
-sub write_bytes
-{
-	my ($path, $off, $bytes) = @_;
-	open(my $fh, '+<:raw', $path) or die "open $path: $!";
-	sysseek($fh, $off, 0) or die "seek $path: $!";
-	syswrite($fh, $bytes) == length($bytes) or die "write $path: $!";
-	close $fh;
-	return;
-}
 
 sub read_header
 {

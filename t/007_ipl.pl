@@ -138,25 +138,7 @@ my $filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('torn')
 my $dboid = $node->safe_psql('postgres', "SELECT oid FROM pg_database WHERE datname = 'postgres'");
 $node->stop;
 
-sub read_bytes
-{
-	my ($path, $off, $len) = @_;
-	open(my $fh, '<:raw', $path) or die "open $path: $!";
-	sysseek($fh, $off, 0) or die "seek: $!";
-	sysread($fh, my $buf, $len) == $len or die "read: $!";
-	close $fh;
-	return $buf;
-}
 
-sub write_bytes
-{
-	my ($path, $off, $bytes) = @_;
-	open(my $fh, '+<:raw', $path) or die "open $path: $!";
-	sysseek($fh, $off, 0) or die "seek: $!";
-	syswrite($fh, $bytes) == length($bytes) or die "write: $!";
-	close $fh;
-	return;
-}
 
 # struct NvmPoolHeader (nvm_pool.c): dir_offset at 32, dir_entries at 40,
 # frames_offset at 48, logs_offset at 64, log_size at 72

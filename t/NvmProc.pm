@@ -1,12 +1,13 @@
-# NvmProc - process helpers for the crash tests: the postmaster's pid, its
-# children, and their state, read from /proc.
+# NvmProc - helpers for the crash tests: the postmaster's pid, its
+# children and their state, read from /proc; raw reads and writes of bytes
+# in a file (to inspect or damage a pool file).
 package NvmProc;
 
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone);
+our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone read_bytes write_bytes);
 
 # proc_stat PID - (state, parent pid) of a process (comm may hold spaces)
 sub proc_stat
@@ -56,6 +57,29 @@ sub wait_gone
 		select(undef, undef, undef, 0.1);
 	}
 	return 0;
+}
+
+# read_bytes PATH, OFFSET, LEN - LEN bytes of a file from OFFSET
+sub read_bytes
+{
+	my ($path, $off, $len) = @_;
+	open(my $fh, '<:raw', $path) or die "open $path: $!";
+	sysseek($fh, $off, 0) or die "seek $path: $!";
+	my $n = sysread($fh, my $buf, $len);
+	die "read $path: $!" unless defined $n && $n == $len;
+	close $fh;
+	return $buf;
+}
+
+# write_bytes PATH, OFFSET, BYTES - overwrite bytes of a file in place
+sub write_bytes
+{
+	my ($path, $off, $bytes) = @_;
+	open(my $fh, '+<:raw', $path) or die "open $path: $!";
+	sysseek($fh, $off, 0) or die "seek $path: $!";
+	syswrite($fh, $bytes) == length($bytes) or die "write $path: $!";
+	close $fh;
+	return;
 }
 
 1;
