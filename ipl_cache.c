@@ -73,7 +73,7 @@ IplCacheShmemSize(void)
 
 	size = add_size(TYPEALIGN(ALIGNOF_BUFFER, size), ALIGNOF_BUFFER);
 	size = add_size(size, mul_size(IplCacheSlots(), BLCKSZ));
-	return add_size(size, mul_size(PoolFrameCountTotal() + 1, sizeof(int32)));
+	return add_size(size, mul_size(PoolFrameCount() + 1, sizeof(int32)));
 }
 
 void
@@ -98,7 +98,7 @@ IplCacheShmemInit(void)
 			cache->slots[i].logUsed = 0;
 			cache->slots[i].usage = 0;
 		}
-		memset(frame_slot, 0, (PoolFrameCountTotal() + 1) * sizeof(int32));
+		memset(frame_slot, 0, (PoolFrameCount() + 1) * sizeof(int32));
 	}
 }
 
@@ -122,7 +122,7 @@ IplSlotPage(int slot)
 uint64
 IplSlotPinId(int slot)
 {
-	return PoolFrameCountTotal() + 1 + slot;
+	return PoolFrameCount() + 1 + slot;
 }
 
 /*

@@ -595,7 +595,11 @@ PoolBitmapWords(void)
 	return (hdr.nframes + 64) / 64;
 }
 
-static uint64
+/*
+ * PoolFrameCount - number of page frames in the pool (the postmaster knows
+ * it before shared memory exists).
+ */
+uint64
 PoolFrameCount(void)
 {
 	NvmPoolHeader hdr;
@@ -1115,39 +1119,40 @@ PoolRelNBlocks(int dirIndex)
 	return (BlockNumber) pool_dir[dirIndex].nblocks;
 }
 
-/*
- * PoolRelGetPage - address of a block's page frame.  The block must be
- * below nblocks; the caller holds a lock on the relation.
- */
-Page
-PoolRelGetPage(int dirIndex, BlockNumber blkno)
+static void PoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno) pg_attribute_noreturn();
+
+static void
+PoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64		root = e->root;
-	uint64		leaf;
-	uint64		frame;
-
-	if (blkno >= e->nblocks)
-		elog(ERROR, "block %u is beyond the end of nvm_am relation %u (%llu blocks)",
-			 blkno, e->relNode, (unsigned long long) e->nblocks);
-	if (!FrameValid(root))
-		goto corrupt;
-	leaf = ((uint64 *) FrameAddr(root))[blkno / NVM_PT_FANOUT];
-	if (!FrameValid(leaf))
-		goto corrupt;
-	frame = ((uint64 *) FrameAddr(leaf))[blkno % NVM_PT_FANOUT];
-	if (!FrameValid(frame))
-		goto corrupt;
-	return (Page) FrameAddr(frame);
-
-corrupt:
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
 			 errmsg("nvm_am page table of relation %u is corrupt at block %u",
 					e->relNode, blkno),
 			 errdetail("A page-table entry points outside pool file \"%s\".",
 					   pool_resolved_path)));
-	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * PoolRelLeafEntry - the page-table entry of block blkno, which must be
+ * below nblocks, after checking that the path to it stays in the pool.
+ * The caller holds a lock on the relation.
+ */
+static uint64 *
+PoolRelLeafEntry(int dirIndex, BlockNumber blkno)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	uint64		root = e->root;
+	uint64		leaf;
+
+	if (blkno >= e->nblocks)
+		elog(ERROR, "block %u is beyond the end of nvm_am relation %u (%llu blocks)",
+			 blkno, e->relNode, (unsigned long long) e->nblocks);
+	if (!FrameValid(root))
+		PoolPageTableCorrupt(e, blkno);
+	leaf = ((uint64 *) FrameAddr(root))[blkno / NVM_PT_FANOUT];
+	if (!FrameValid(leaf))
+		PoolPageTableCorrupt(e, blkno);
+	return &((uint64 *) FrameAddr(leaf))[blkno % NVM_PT_FANOUT];
 }
 
 static uint64
@@ -1236,12 +1241,11 @@ PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
 uint64
 PoolRelGetFrame(int dirIndex, BlockNumber blkno)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64		leaf;
+	uint64		frame = *PoolRelLeafEntry(dirIndex, blkno);
 
-	(void) PoolRelGetPage(dirIndex, blkno);	/* validates the path */
-	leaf = ((uint64 *) FrameAddr(e->root))[blkno / NVM_PT_FANOUT];
-	return ((uint64 *) FrameAddr(leaf))[blkno % NVM_PT_FANOUT];
+	if (!FrameValid(frame))
+		PoolPageTableCorrupt(&pool_dir[dirIndex], blkno);
+	return frame;
 }
 
 static void
@@ -1324,15 +1328,6 @@ PoolPinCount(uint64 frame)
 }
 
 /*
- * PoolFrameCountTotal - number of page frames in the pool.
- */
-uint64
-PoolFrameCountTotal(void)
-{
-	return PoolFrameCount();
-}
-
-/*
  * PoolFrameLog - the in-page log area of frame (log_size bytes), or NULL
  * when the pool has none.
  */
@@ -1400,13 +1395,9 @@ PoolRetireFrame(uint64 frame)
 uint64
 PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64	   *leaf;
-	uint64		old;
+	uint64	   *entry = PoolRelLeafEntry(dirIndex, blkno);
+	uint64		old = *entry;
 
-	(void) PoolRelGetPage(dirIndex, blkno);	/* validates the path */
-	leaf = (uint64 *) FrameAddr(((uint64 *) FrameAddr(e->root))[blkno / NVM_PT_FANOUT]);
-	old = leaf[blkno % NVM_PT_FANOUT];
-	PoolPublish64(&leaf[blkno % NVM_PT_FANOUT], newframe);
+	PoolPublish64(entry, newframe);
 	return old;
 }

@@ -18,7 +18,6 @@ on standard output.  Uses the helpers of run_bench.py (same cluster set-up).
 import argparse
 import csv
 import os
-import re
 import statistics
 import sys
 import time
@@ -83,35 +82,11 @@ def counters_stats(db):
     return dict(rb.psql(db, "SELECT name, value FROM nvm_am_stats"))
 
 
-def timed_scan(db, sql, read_mode, runs):
-    """Run sql once cold-ish (first in this session after a restart) and
-    runs more times; return [(ms, user_s, sys_s)] per run, measured on the
-    backend itself (/proc/<pid>/stat)."""
-    hz = os.sysconf("SC_CLK_TCK")
-    stat = os.path.join(rb.WORK, "cpu_%d.txt")
-    lines = ["SET max_parallel_workers_per_gather = 0;",
-             "SET nvm_am.read_mode = %s;" % read_mode,
-             "SELECT pg_backend_pid() AS pid \\gset",
-             "\\setenv BACKEND_PID :pid",
-             "\\timing on"]
-    for i in range(runs + 1):
-        lines.append("\\! cat /proc/$BACKEND_PID/stat > %s" % (stat % (2 * i)))
-        lines.append(sql + ";")
-        lines.append("\\! cat /proc/$BACKEND_PID/stat > %s" % (stat % (2 * i + 1)))
-    path = write_script("scan.sql", "\n".join(lines) + "\n")
-    out, _, _ = rb.run_pg([rb.PGBIN + "/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db,
-                           "-f", path], timeout=3600)
-    times = [float(x) for x in re.findall(r"Time: ([\d.]+) ms", out)]
-    times = [t for t in times][-(runs + 1):]
-    res = []
-    for i in range(runs + 1):
-        with open(stat % (2 * i)) as f:
-            a = f.read().split(")")[-1].split()
-        with open(stat % (2 * i + 1)) as f:
-            b = f.read().split(")")[-1].split()
-        # fields after the command: state(0) ... utime(11) stime(12)
-        res.append((times[i], (int(b[11]) - int(a[11])) / hz, (int(b[12]) - int(a[12])) / hz))
-    return res, out
+def timed_scan(setup, sql, runs):
+    """Run sql runs + 1 times in one session (the first right after a
+    restart: cold); [(ms, user_s, sys_s)] per run, and the output."""
+    times, cpu, body = rb.timed_query(setup, sql, runs + 1)
+    return [(t, u, s) for t, (u, s) in zip(times, cpu)], body
 
 
 def scans(cfg, rows):
@@ -127,15 +102,16 @@ def scans(cfg, rows):
         size = rb.psql(rb.DBS["heap"], "SELECT pg_relation_size('lineitem')")[0][0]
         rb.log("   heap lineitem: %d MB (shared_buffers 128MB)" % (int(size) >> 20))
         answers = {}
-        for am, mode in (("heap", "redirect"), ("nvm_am", "copy"), ("nvm_am", "redirect")):
+        for setup in ("heap", "nvm_am-copy", "nvm_am"):
+            am = rb.SETUPS[setup][1]
+            mode = "copy" if setup.endswith("-copy") else "redirect"
             db = rb.DBS[am]
             for qname, q in (("Q1", Q1), ("Q6", Q6)):
                 # cold: a fresh server (empty shared_buffers and merge cache)
                 rb.cluster_helper("cluster_restart", rb.WORK)
                 before = counters_stats(db)
-                res, out = timed_scan(db, q, mode, cfg["scan_runs"])
+                res, body = timed_scan(setup, q, cfg["scan_runs"])
                 after = counters_stats(db)
-                body = "\n".join(line for line in out.splitlines() if not line.startswith("Time:"))
                 if answers.setdefault(qname, body) != body:
                     rb.note("%s on %s (%s) returned another answer than on heap" % (qname, am, mode))
                 label = am if am == "heap" else "nvm_am %s" % mode
