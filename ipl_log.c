@@ -139,6 +139,7 @@ typedef struct IplRecBuf
 static IplRecBuf recbuf;
 
 static void IplApplyInPlace(int slot, Page image);
+static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep);
 
 /* backend-local insertion target, like heap's rd_targblock */
 static int	target_dir_index = -1;
@@ -173,19 +174,28 @@ RecAdd(IplRecBuf *rb, const void *data, int len)
 }
 
 /* RecPatch - add "write len bytes of data at page offset off" */
+/* BytesCrc - CRC-32C of len bytes at data */
+static pg_crc32c
+BytesCrc(const void *data, Size len)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, data, len);
+	FIN_CRC32C(crc);
+	return crc;
+}
+
 /* RecPatchBase - add "copy len bytes at offset off of the base image" */
 static void
 RecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
 {
 	IplPatch	p;
-	pg_crc32c	crc;
+	pg_crc32c	crc = BytesCrc(data, len);
 
 	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
 	p.off = (uint16) off;
 	p.len = (uint16) (len | IPL_PATCH_BASE);
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, data, len);
-	FIN_CRC32C(crc);
 	RecAdd(rb, &p, sizeof(p));
 	RecAdd(rb, &crc, sizeof(crc));
 }
@@ -228,13 +238,16 @@ RecFinish(IplRecBuf *rb, uint64 gen)
 }
 
 /*
- * IplRedo - apply record rec to page; base is the base image of the page
- * (the frame the log belongs to).  Returns false, with page unchanged or
- * partly changed, for a record whose contents do not fit the page (which
- * its CRC should have ruled out) or whose bytes in the base do not match.
+ * IplRedoExt - apply record rec to page; base is the base image of the page
+ * (the frame the log belongs to).  With verify, bytes the record takes from
+ * the base must match the CRC it carries of them.  Returns false for a
+ * record whose contents do not fit the page (which its CRC should have ruled
+ * out) or whose bytes in the base do not match (they did not reach the pool
+ * before a power failure; the record did).  With dry, only checks: page is
+ * not changed.  Without dry, a false return may leave page partly changed.
  */
 static bool
-IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify)
+IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 {
 	const char *p = (const char *) rec + sizeof(IplRecord);
 	const char *end = (const char *) rec + rec->len;
@@ -253,21 +266,14 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify)
 				{
 					int			len = patch.len & ~IPL_PATCH_BASE;
 					pg_crc32c	want;
-					pg_crc32c	crc;
 
 					if (patch.off < 8 || patch.off + len > BLCKSZ ||
 						p + sizeof(patch) + sizeof(want) > end)
 						return false;
 					memcpy(&want, p + sizeof(patch), sizeof(want));
-					if (verify)
-					{
-						INIT_CRC32C(crc);
-						COMP_CRC32C(crc, (char *) base + patch.off, len);
-						FIN_CRC32C(crc);
-						if (crc != want)
-							return false;
-					}
-					if (page != base)
+					if (verify && BytesCrc((char *) base + patch.off, len) != want)
+						return false;
+					if (!dry && page != base)
 						memcpy((char *) page + patch.off, (char *) base + patch.off, len);
 					p += sizeof(patch) + sizeof(want);
 					continue;
@@ -275,7 +281,8 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify)
 				if (patch.off < 8 || patch.off + patch.len > BLCKSZ ||
 					p + sizeof(patch) + patch.len > end)
 					return false;
-				memcpy((char *) page + patch.off, p + sizeof(patch), patch.len);
+				if (!dry)
+					memcpy((char *) page + patch.off, p + sizeof(patch), patch.len);
 				p += sizeof(patch) + patch.len;
 			}
 			return true;
@@ -298,8 +305,11 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify)
 					memcpy(&item, p + i * sizeof(IplPruneItem), sizeof(item));
 					if (item.off < FirstOffsetNumber || item.off > PageGetMaxOffsetNumber(page))
 						return false;
-					memcpy(PageGetItemId(page, item.off), &item.lp, sizeof(ItemIdData));
+					if (!dry)
+						memcpy(PageGetItemId(page, item.off), &item.lp, sizeof(ItemIdData));
 				}
+				if (dry)
+					return true;
 				PageRepairFragmentation(page);
 				((PageHeader) page)->pd_prune_xid = pruneXid;
 				return true;
@@ -309,18 +319,18 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify)
 	}
 }
 
-/* IplRedo - apply a record read from a log, checking the bytes it takes from the base */
+/* IplRedoCheck - would a record read from a log apply, base bytes and all? */
 static inline bool
-IplRedo(Page page, const IplRecord *rec, Page base)
+IplRedoCheck(Page page, const IplRecord *rec, Page base)
 {
-	return IplRedoExt(page, rec, base, true);
+	return IplRedoExt(page, rec, base, true, true);
 }
 
 /* IplRedoOwn - apply a record this backend just built (its CRCs are fresh) */
 static inline bool
 IplRedoOwn(Page page, const IplRecord *rec, Page base)
 {
-	return IplRedoExt(page, rec, base, false);
+	return IplRedoExt(page, rec, base, false, false);
 }
 
 /*
@@ -361,24 +371,22 @@ IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
 
 		if (rec->gen != gen)
 			break;
+		/*
+		 * A torn record, or a whole record whose appended tuple bytes in the
+		 * base did not reach the pool (they are flushed with the record and
+		 * drained once): it and everything after it never happened; the
+		 * records before it stand.
+		 */
 		if (rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
-			used + rec->len > size || rec->crc != RecCrc(rec))
+			used + rec->len > size || rec->crc != RecCrc(rec) ||
+			!IplRedoCheck(dst, rec, PoolFramePage(frame)))
 		{
 			PoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
 			break;
 		}
-		if (!IplRedo(dst, rec, PoolFramePage(frame)))
-		{
-			ereport(WARNING,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("nvm_am in-page log record of frame %llu does not fit its page",
-							(unsigned long long) frame),
-					 errdetail("The record at byte %u of the log is ignored, with the records after it.", used)));
-			memcpy(dst, PoolFramePage(frame), BLCKSZ);
-			*hasPrune = false;
-			used = 0;
-			break;
-		}
+		if (!IplRedoExt(dst, rec, PoolFramePage(frame), false, false))
+			elog(ERROR, "nvm_am in-page log record of frame %llu applies after its check",
+				 (unsigned long long) frame);
 		if (rec->type == IPL_REC_PRUNE)
 			*hasPrune = true;
 		if (!(rec->flags & IPL_RECF_APPEND))
@@ -418,9 +426,21 @@ IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
 Page
 IplGetPage(int dirIndex, BlockNumber blkno)
 {
+	uint64		frame;
+
+	return IplImage(dirIndex, blkno, &frame);
+}
+
+/*
+ * IplImage - IplGetPage, also telling the page's frame.
+ */
+static Page
+IplImage(int dirIndex, BlockNumber blkno, uint64 *framep)
+{
 	uint64		frame = PoolRelGetFrame(dirIndex, blkno);
 	int			slot = IplCacheLookup(frame);
 
+	*framep = frame;
 	if (slot >= 0)
 	{
 		IplSlot    *s = IplSlotById(slot);
@@ -450,7 +470,8 @@ IplGetPage(int dirIndex, BlockNumber blkno)
 Page
 IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf)
 {
-	Page		page = IplGetPage(dirIndex, blkno);
+	uint64		frame;
+	Page		page = IplImage(dirIndex, blkno, &frame);
 	int			slot = IplSlotOfPage(page);
 	uint64		id;
 
@@ -468,7 +489,7 @@ IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf)
 	}
 	else
 	{
-		id = PoolRelGetFrame(dirIndex, blkno);
+		id = frame;
 		PoolCountAdd(NVM_STAT_REDIRECTED_PAGE_READS, 1);
 	}
 	if (*held != id)
@@ -493,23 +514,56 @@ IplDropPage(uint64 *held)
 }
 
 /*
- * IplWriteBack - write image (the page's cached image in slot) to a new
- * frame with an empty log and make it the page's frame.  Caller holds the
- * page lock exclusively and allocated newframe.
+ * IplWriteFrame - write image, with a new generation (so its log area is
+ * empty), to newframe and make that block blkno's frame; the old frame is
+ * retired.  Caller holds the page lock exclusively and allocated newframe.
  */
 static void
-IplWriteBack(int slot, Page image, uint64 newframe)
+IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe)
 {
-	IplSlot    *s = IplSlotById(slot);
 	Page		dst = PoolFramePage(newframe);
 
 	PageSetGen(image, PoolNextGeneration());
 	memcpy(dst, image, BLCKSZ);
 	PoolPersist(dst, BLCKSZ);
-	PoolRetireFrame(PoolRelSwapFrame(s->dirIndex, s->blkno, newframe));
-	IplCacheRemap(slot, newframe);
+	PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, newframe));
 	PoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
 	PoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
+}
+
+/*
+ * IplWriteBack - write image, the page's cached image in slot, to newframe
+ * (IplWriteFrame); the slot stays the page's image.
+ */
+static void
+IplWriteBack(int slot, Page image, uint64 newframe)
+{
+	IplSlot    *s = IplSlotById(slot);
+
+	IplWriteFrame(s->dirIndex, s->blkno, image, newframe);
+	IplCacheRemap(slot, newframe);
+}
+
+/*
+ * IplLogAppend - append the finished record in rb to the log of the page
+ * in slot s and persist it; s->logUsed moves past it.  Caller holds the
+ * page lock exclusively and made sure it fits.
+ */
+static void
+IplLogAppend(IplSlot *s, IplRecBuf *rb)
+{
+	char	   *dst = PoolFrameLog(s->frame) + s->logUsed;
+
+	Assert(s->logUsed + rb->len <= PoolLogSize());
+	memcpy(dst, rb->u.data, rb->len);
+	PoolPersist(dst, rb->len);
+	if (s->logUsed == 0)
+		s->logAppendOnly = true;
+	if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
+		s->logAppendOnly = false;
+	s->logUsed += rb->len;
+	PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
+	PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
 }
 
 /*
@@ -532,17 +586,7 @@ IplApply(Page page, IplRecBuf *rb)
 	RecFinish(rb, PageGen(page));
 	if (s->logUsed + rb->len <= size)
 	{
-		char	   *dst = PoolFrameLog(s->frame) + s->logUsed;
-
-		memcpy(dst, rb->u.data, rb->len);
-		PoolPersist(dst, rb->len);
-		if (s->logUsed == 0)
-			s->logAppendOnly = true;
-		if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
-			s->logAppendOnly = false;
-		s->logUsed += rb->len;
-		PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
-		PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
+		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, PoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 	}
@@ -865,6 +909,8 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	uint32		hdr[2];
 	int			newslot = -1;
 	uint64		frame = 0;
+	int			dirIndex;
+	BlockNumber blkno;
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
@@ -904,35 +950,22 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	if (!IplRedoOwn(np, &rb->u.hdr, PoolFramePage(s->frame)))
 		elog(PANIC, "nvm_am could not apply its own prune record");
 
+	/* the old slot is unmapped (readers may still point into it) */
+	dirIndex = s->dirIndex;
+	blkno = s->blkno;
 	if (newslot >= 0)
 	{
-		char	   *dst = PoolFrameLog(s->frame) + s->logUsed;
 		uint64		pageframe = s->frame;
-		uint32		used = s->logUsed + rb->len;
-		int			dirIndex = s->dirIndex;
-		BlockNumber blkno = s->blkno;
 
-		memcpy(dst, rb->u.data, rb->len);
-		PoolPersist(dst, rb->len);
-		PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
-		PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
+		IplLogAppend(s, rb);
 		memcpy(IplSlotPage(newslot), np, BLCKSZ);
 		IplCacheUnmap(slot);
-		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, used, true);
+		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, s->logUsed, true);
 	}
 	else
 	{
-		Page		dst = PoolFramePage(frame);
-		int			dirIndex = s->dirIndex;
-		BlockNumber blkno = s->blkno;
-
-		PageSetGen(np, PoolNextGeneration());
-		memcpy(dst, np, BLCKSZ);
-		PoolPersist(dst, BLCKSZ);
 		IplCacheUnmap(slot);
-		PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, frame));
-		PoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
-		PoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
+		IplWriteFrame(dirIndex, blkno, np, frame);
 	}
 	return true;
 }

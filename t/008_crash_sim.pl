@@ -185,6 +185,12 @@ SELECT count(*) FROM branches b FULL JOIN (SELECT bid, sum(delta) s FROM history
 	my @sums = split / /, $r[0];
 	ok($sums[0] == $sums[3] && $sums[1] == $sums[3] && $sums[2] == $sums[3],
 		"$name: accounts, tellers, branches (heap) and history agree") or diag("sums @sums");
+	# on a mismatch, show which rows disagree
+	diag($node->safe_psql('postgres', q{
+SELECT a.aid, a.abalance, h.s, a.ctid, a.xmin, a.xmax FROM accounts a
+  FULL JOIN (SELECT aid, sum(delta) s FROM history GROUP BY aid) h USING (aid)
+ WHERE a.aid IS NULL OR a.abalance <> coalesce(h.s, 0)}))
+	  unless $sums[0] == $sums[3] && $sums[1] == $sums[3] && $sums[2] == $sums[3];
 	is("$r[1] $r[2]", '0 0', "$name: every account and branch balance is the sum of its history");
 	my $agg = q{SELECT count(*) || ':' || md5(coalesce(string_agg(id::text, ',' ORDER BY id), '')) FROM };
 	is($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $agg history WHERE id > 0; $agg misc WHERE id > 0"),
