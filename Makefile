@@ -8,6 +8,7 @@ OBJS = \
 	nvm_visibility.o \
 	nvm_monitor.o \
 	nvm_check.o \
+	nvm_commit.o \
 	pmem_smgr_hook.o
 
 EXTENSION = nvm_am

@@ -981,9 +981,9 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
  *
  * A version is dead when its deleter committed before every running
  * transaction's snapshot (GlobalVis, or oldestXmin when VACUUM gives its
- * own horizon) and that commit is durable (NvmXidCommitDurable): a version
- * removed for an asynchronous commit that a crash then loses would leave
- * its row with no version at all.
+ * own horizon).  That commit is durable: a transaction that wrote to the
+ * pool never commits asynchronously (nvm_commit.c), so no crash can lose
+ * it and leave the row with no version at all.
  *
  * The page is rewritten copy-on-write: compacted in local memory, written
  * to a new frame and published by swinging its page-table entry; the old
@@ -1031,7 +1031,6 @@ IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		if (r == HEAPTUPLE_DEAD)
 			dead[off] = true;
 		else if (r == HEAPTUPLE_RECENTLY_DEAD &&
-				 NvmXidCommitDurable(deleter) &&
 				 (GlobalVisTestIsRemovableXid(vistest, deleter) ||
 				  (TransactionIdIsValid(oldestXmin) &&
 				   TransactionIdPrecedes(deleter, oldestXmin))))

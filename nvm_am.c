@@ -243,7 +243,7 @@ nvm_shmem_request(void)
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	RequestAddinShmemSpace(add_size(add_size(PoolShmemSize(), NvmHooksShmemSize()),
-									IplCacheShmemSize()));
+									add_size(IplCacheShmemSize(), NvmCommitShmemSize())));
 	PoolRequestLocks();
 }
 
@@ -256,6 +256,7 @@ nvm_shmem_startup(void)
 	PoolShmemInit();
 	IplCacheShmemInit();
 	NvmHooksShmemInit();
+	NvmCommitShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -286,6 +287,7 @@ _PG_init(void)
 	NvmCheckGucs(raw_size, raw_path, raw_log, raw_cache);
 	PoolOpenOrCreate();
 	NvmHooksInit();
+	NvmCommitRegisterWorker();
 
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = nvm_shmem_request;
@@ -696,9 +698,7 @@ NvmDeadToAll(Relation rel, HeapTuple tup, TransactionId *deleter)
 	*deleter = dead;
 	if (r == HEAPTUPLE_DEAD)
 		return true;
-	/* an index entry killed for a commit a crash may lose would stay dead */
 	return r == HEAPTUPLE_RECENTLY_DEAD &&
-		NvmXidCommitDurable(dead) &&
 		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
 }
 

@@ -29,7 +29,7 @@
  * ----------------------------------------------------------------
  */
 #define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
-#define NVM_POOL_FORMAT_VERSION	2
+#define NVM_POOL_FORMAT_VERSION	3
 #define NVM_FRAME_SIZE			BLCKSZ
 #define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
 #define NVM_MAX_REL_BLOCKS		((uint64) NVM_PT_FANOUT * NVM_PT_FANOUT)
@@ -39,6 +39,34 @@
 #define NVM_REL_CREATING		UINT64CONST(0x0000000200000000)
 #define NVM_REL_DROPPING		UINT64CONST(0x0000000400000000)
 #define NVM_REL_STATE_XID(s)	((TransactionId) ((s) & 0xFFFFFFFF))
+
+/*
+ * Transaction slots and the commit log (layout owned by nvm_pool.c, protocol
+ * by nvm_commit.c).  A slot is one 8-byte word per backend (PGPROC number),
+ * alone in its cache line: state bits | full transaction id, 0 = free.  A
+ * commit-log entry is one cache line; it is valid when fxid is not 0 and
+ * crc matches.
+ */
+#define NVM_XACT_SLOTS			1024
+#define NVM_COMMIT_LOG_ENTRIES	16384
+#define NVM_COMMIT_MAX_SUBXIDS	12
+#define NVM_SLOT_ACTIVE			UINT64CONST(0x4000000000000000)
+#define NVM_SLOT_PREPARED		UINT64CONST(0x8000000000000000)
+#define NVM_SLOT_FXID_MASK		UINT64CONST(0x3FFFFFFFFFFFFFFF)
+
+typedef struct NvmXactSlot
+{
+	uint64		word;			/* NVM_SLOT_ACTIVE or _PREPARED | fxid */
+	uint64		pad[7];
+} NvmXactSlot;
+
+typedef struct NvmCommitEntry
+{
+	uint64		fxid;			/* committed top-level transaction; 0 = none */
+	uint32		nsubxids;		/* committed subtransactions below */
+	uint32		crc;			/* CRC-32C of fxid, nsubxids and subxids */
+	TransactionId subxids[NVM_COMMIT_MAX_SUBXIDS];
+} NvmCommitEntry;
 
 /* The statistics counters, in the order nvm_am_stats shows them */
 typedef enum NvmCounter
@@ -69,6 +97,16 @@ typedef enum NvmCounter
 	NVM_STAT_IPL_TORN_RECORDS,
 	NVM_STAT_CACHE_EVICTIONS,
 	NVM_STAT_PAGES_SEALED_IN_PLACE,
+	NVM_STAT_COMMIT_RECORDS,
+	NVM_STAT_COMMIT_DRAINS,
+	NVM_STAT_COMMITS_THROUGH_WAL,
+	NVM_STAT_COMMIT_LOG_FULL,
+	NVM_STAT_PREPARED_RESOLVED_COMMIT,
+	NVM_STAT_PREPARED_RESOLVED_ABORT,
+	NVM_STAT_RECOVERED_LOSERS,
+	NVM_STAT_FROZEN_WINNERS,
+	NVM_STAT_ORPHANS_RECLAIMED,
+	NVM_STAT_RECOVERY_US,
 	NVM_NUM_COUNTERS
 } NvmCounter;
 
@@ -157,6 +195,11 @@ extern int	PoolDirSize(void);
 extern bool PoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state);
 extern LWLock *PoolDirLock(void);
 extern LWLock *PoolPageLock(int dirIndex, BlockNumber blkno);
+extern LWLock *PoolCommitLogLock(void);
+extern NvmXactSlot *PoolXactSlot(int i);
+extern NvmCommitEntry *PoolCommitEntry(int i);
+extern void PoolCounterSet(NvmCounter c, uint64 value);
+extern uint64 PoolRebuildMicros(void);
 
 /* ----------------------------------------------------------------
  * ipl_log.c: page operations (the only code that changes a page)
@@ -227,7 +270,6 @@ extern HTSV_Result NvmTupleSatisfiesVacuum(HeapTuple tup,
 										   TransactionId OldestXmin,
 										   TransactionId *deadXid);
 extern bool NvmXidCommitted(TransactionId xid);
-extern bool NvmXidCommitDurable(TransactionId xid);
 extern void NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
 								Snapshot snapshot);
 
@@ -243,6 +285,20 @@ extern void NvmBeforeWrite(void);
 extern void NvmStorageExtended(struct SMgrRelationData *smgr, BlockNumber blkno);
 extern Size NvmHooksShmemSize(void);
 extern void NvmHooksShmemInit(void);
+
+/* ----------------------------------------------------------------
+ * nvm_commit.c: transaction slots, commit log, recovery
+ * ----------------------------------------------------------------
+ */
+extern Size NvmCommitShmemSize(void);
+extern void NvmCommitShmemInit(void);
+extern void NvmCommitFirstWrite(void);
+extern void NvmCommitPreCommit(void);
+extern void NvmCommitEnd(bool commit);
+extern void NvmCommitRecover(void);
+extern void NvmCommitRedo(TransactionId xid, int nsubxids, TransactionId *subxids);
+extern void NvmCommitLogResolved(TransactionId xid, int nsubxids, TransactionId *subxids);
+extern void NvmCommitRegisterWorker(void);
 
 /* nvm_am.c */
 extern int	NvmRelDirIndex(Relation rel);

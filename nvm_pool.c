@@ -9,7 +9,10 @@
  *
  *	 [0, 2048)				NvmPoolHeader, checksummed, written once at creation
  *	 [2048, 4096)			NvmPoolRuntime: the generation high-water mark
- *	 [4096, frames_off)		relation directory: dir_entries NvmDirEntry (64 B)
+ *	 [4096, xact_off)		relation directory: dir_entries NvmDirEntry (64 B)
+ *	 [xact_off, clog_off)	transaction slots: NVM_XACT_SLOTS NvmXactSlot (64 B)
+ *	 [clog_off, frames_off) commit log: NVM_COMMIT_LOG_ENTRIES NvmCommitEntry
+ *							(64 B); both written by nvm_commit.c
  *	 [frames_off, logs_off)	page frames of BLCKSZ bytes, numbered from 1
  *	 [logs_off, ...)		one in-page log area of log_size bytes per frame,
  *							in frame order (none when log_size is 0)
@@ -75,6 +78,7 @@
 #include "access/xlog.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
+#include "portability/instr_time.h"
 #include "port/pg_bitutils.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
@@ -90,7 +94,8 @@
 #define NVM_PAGE_LOCKS		1024
 #define NVM_LOCK_DIR		0
 #define NVM_LOCK_ALLOC		1
-#define NVM_LOCKS_TOTAL		(2 + NVM_PAGE_LOCKS)
+#define NVM_LOCK_CLOG		2
+#define NVM_LOCKS_TOTAL		(3 + NVM_PAGE_LOCKS)
 
 typedef struct NvmPoolHeader
 {
@@ -106,6 +111,10 @@ typedef struct NvmPoolHeader
 	uint64		logs_offset;	/* first byte of the in-page log areas */
 	uint32		log_size;		/* bytes of log area per frame (0: no IPL) */
 	uint32		pad;
+	uint64		xact_offset;	/* transaction slots */
+	uint64		xact_slots;
+	uint64		clog_offset;	/* commit log */
+	uint64		clog_entries;
 	int64		created_at;		/* pg_time_t of creation */
 	pg_crc32c	checksum;		/* CRC-32C of the bytes above */
 } NvmPoolHeader;
@@ -133,6 +142,8 @@ typedef struct NvmPoolRuntime
 } NvmPoolRuntime;
 
 StaticAssertDecl(sizeof(NvmDirEntry) == 64, "directory entries are 64 bytes");
+StaticAssertDecl(sizeof(NvmXactSlot) == 64, "a transaction slot is a cache line");
+StaticAssertDecl(sizeof(NvmCommitEntry) == 64, "a commit-log entry is a cache line");
 StaticAssertDecl(sizeof(NvmPoolHeader) <= NVM_RUNTIME_OFFSET, "header fits");
 
 typedef struct NvmPoolShared
@@ -143,6 +154,7 @@ typedef struct NvmPoolShared
 	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
+	uint64		rebuild_us;		/* time of the last PoolRebuildAllocation */
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
 } NvmPoolShared;
 
@@ -161,6 +173,8 @@ static char *pool_base = NULL;
 static NvmPoolHeader *pool_header = NULL;
 static NvmPoolRuntime *pool_runtime = NULL;
 static NvmDirEntry *pool_dir = NULL;
+static NvmXactSlot *pool_slots = NULL;
+static NvmCommitEntry *pool_clog = NULL;
 static bool pool_is_pmem = false;
 static char *pool_resolved_path = NULL;
 static int	pool_lock_fd = -1;
@@ -202,6 +216,16 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"ipl_torn_records",
 	"merge_cache_evictions",
 	"pages_sealed_in_place",
+	"commit_records",
+	"commit_drains",
+	"commits_through_wal",
+	"commit_log_full",
+	"prepared_resolved_commit",
+	"prepared_resolved_abort",
+	"recovered_losers",
+	"frozen_winners",
+	"orphans_reclaimed",
+	"recovery_us",
 };
 
 static pg_crc32c
@@ -353,11 +377,16 @@ PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	uint64		entries;
 	uint64		frames_off;
 	uint64		nframes;
+	uint64		xact_off;
+	uint64		clog_off;
 
 	entries = size / (64 * 1024);
 	entries = Max(entries, 1024);
 	entries = Min(entries, 65536);
-	frames_off = TYPEALIGN(NVM_FRAME_SIZE, NVM_HEADER_SIZE + entries * sizeof(NvmDirEntry));
+	xact_off = TYPEALIGN(NVM_FRAME_SIZE, NVM_HEADER_SIZE + entries * sizeof(NvmDirEntry));
+	clog_off = xact_off + NVM_XACT_SLOTS * sizeof(NvmXactSlot);
+	frames_off = TYPEALIGN(NVM_FRAME_SIZE,
+						   clog_off + NVM_COMMIT_LOG_ENTRIES * sizeof(NvmCommitEntry));
 
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->magic = NVM_POOL_MAGIC;
@@ -372,6 +401,10 @@ PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	hdr->nframes = nframes;
 	hdr->logs_offset = frames_off + nframes * NVM_FRAME_SIZE;
 	hdr->log_size = nvm_ipl_log_size;
+	hdr->xact_offset = xact_off;
+	hdr->xact_slots = NVM_XACT_SLOTS;
+	hdr->clog_offset = clog_off;
+	hdr->clog_entries = NVM_COMMIT_LOG_ENTRIES;
 	hdr->created_at = (int64) time(NULL);
 	hdr->checksum = PoolHeaderChecksum(hdr);
 }
@@ -383,6 +416,8 @@ PoolSetPointers(void *base, bool is_pmem)
 	pool_header = (NvmPoolHeader *) base;
 	pool_runtime = (NvmPoolRuntime *) ((char *) base + NVM_RUNTIME_OFFSET);
 	pool_dir = (NvmDirEntry *) (pool_base + pool_header->dir_offset);
+	pool_slots = (NvmXactSlot *) (pool_base + pool_header->xact_offset);
+	pool_clog = (NvmCommitEntry *) (pool_base + pool_header->clog_offset);
 	pool_is_pmem = is_pmem;
 }
 
@@ -519,7 +554,11 @@ PoolOpenExisting(struct stat *st)
 							hdr.log_size));
 	if (hdr.frame_size != NVM_FRAME_SIZE ||
 		hdr.dir_offset != NVM_HEADER_SIZE ||
-		hdr.frames_offset < hdr.dir_offset + hdr.dir_entries * sizeof(NvmDirEntry) ||
+		hdr.xact_offset < hdr.dir_offset + hdr.dir_entries * sizeof(NvmDirEntry) ||
+		hdr.xact_slots != NVM_XACT_SLOTS ||
+		hdr.clog_offset != hdr.xact_offset + hdr.xact_slots * sizeof(NvmXactSlot) ||
+		hdr.clog_entries != NVM_COMMIT_LOG_ENTRIES ||
+		hdr.frames_offset < hdr.clog_offset + hdr.clog_entries * sizeof(NvmCommitEntry) ||
 		hdr.logs_offset != hdr.frames_offset + hdr.nframes * NVM_FRAME_SIZE ||
 		hdr.logs_offset + hdr.nframes * hdr.log_size > hdr.pool_size)
 		PoolRefuse("has an inconsistent layout",
@@ -723,7 +762,10 @@ PoolRebuildAllocation(void)
 				if (leaf[k] == 0)
 					continue;
 				if (blk >= e->nblocks)
+				{
 					PoolPublish64(&leaf[k], 0);
+					PoolCountAdd(NVM_STAT_ORPHANS_RECLAIMED, 1);
+				}
 				else
 					(void) PoolMarkUsed(leaf[k], i);
 			}
@@ -755,7 +797,14 @@ PoolShmemInit(void)
 			pg_atomic_init_u64(&pool_shared->counters[i], 0);
 		if (pool_base)
 		{
+			instr_time	start;
+			instr_time	duration;
+
+			INSTR_TIME_SET_CURRENT(start);
 			PoolRebuildAllocation();
+			INSTR_TIME_SET_CURRENT(duration);
+			INSTR_TIME_SUBTRACT(duration, start);
+			pool_shared->rebuild_us = INSTR_TIME_GET_MICROSEC(duration);
 			/* numbers below the high-water mark may have been used */
 			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1);
 		}
@@ -772,6 +821,24 @@ PoolCountAdd(NvmCounter c, uint64 n)
 {
 	if (pool_shared)
 		pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
+}
+
+/* PoolCounterSet - set a counter that is a measurement, not a count */
+void
+PoolCounterSet(NvmCounter c, uint64 value)
+{
+	if (pool_shared)
+		pg_atomic_write_u64(&pool_shared->counters[c], value);
+}
+
+/*
+ * PoolRebuildMicros - how long the postmaster took to rebuild the
+ * allocation state from the page tables at the last (re)start.
+ */
+uint64
+PoolRebuildMicros(void)
+{
+	return pool_shared ? pool_shared->rebuild_us : 0;
 }
 
 uint64
@@ -828,6 +895,32 @@ PoolDirLock(void)
 /*
  * PoolPageLock - the LWLock that guards reads and changes of one page.
  */
+/* PoolCommitLogLock - the lock around the commit log's allocation state */
+LWLock *
+PoolCommitLogLock(void)
+{
+	return &pool_shared->locks[NVM_LOCK_CLOG].lock;
+}
+
+/*
+ * PoolXactSlot, PoolCommitEntry - the pool's transaction slot i and
+ * commit-log entry i.  nvm_commit.c writes them through the persist
+ * primitives.
+ */
+NvmXactSlot *
+PoolXactSlot(int i)
+{
+	Assert(i >= 0 && i < NVM_XACT_SLOTS);
+	return &pool_slots[i];
+}
+
+NvmCommitEntry *
+PoolCommitEntry(int i)
+{
+	Assert(i >= 0 && i < NVM_COMMIT_LOG_ENTRIES);
+	return &pool_clog[i];
+}
+
 LWLock *
 PoolPageLock(int dirIndex, BlockNumber blkno)
 {

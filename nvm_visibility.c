@@ -9,9 +9,11 @@
  *	  shared buffer.  Like heap, these routines set hint bits once the fate
  *	  of an xmin or xmax is known (through ipl_log.c, without persisting
  *	  them: a lost hint costs a clog lookup, nothing more).  A "committed"
- *	  hint is set only when the commit record is flushed, so that a hint
- *	  that reaches persistent memory can never outlive a commit lost in a
- *	  crash.
+ *	  hint can never outlive a commit lost in a crash: every transaction
+ *	  that writes to the pool commits durably before clog shows it
+ *	  committed (nvm_commit.c: a pmem commit record, or a forced
+ *	  synchronous WAL commit), so the xids in nvm tuples never have
+ *	  asynchronous commits.
  *
  *	  Several lockers of a row, or lockers and an updater, are a multixact
  *	  in xmax, as in heap: HEAP_XMAX_IS_MULTI, with HEAP_XMAX_LOCK_ONLY when
@@ -49,23 +51,6 @@ NvmXidCommitted(TransactionId xid)
 	return TransactionIdDidCommit(xid);
 }
 
-/*
- * NvmXidCommitDurable - is the commit record of xid, a transaction known to
- * have committed, flushed to WAL?  An asynchronous commit is not until the
- * WAL writer gets to it, and a crash before then turns it into an abort.
- * Whatever nvm_am persists in the pool because a transaction committed
- * (a hint bit, a pruned version, a frozen xmin) must wait for this: a WAL-
- * logged change is ordered after the commit record by WAL itself, a change
- * to the pool is not.
- */
-bool
-NvmXidCommitDurable(TransactionId xid)
-{
-	if (!TransactionIdIsNormal(xid))
-		return true;
-	return !XLogNeedsFlush(TransactionIdGetCommitLSN(xid));
-}
-
 static inline bool
 XminKnownInvalid(HeapTupleHeader t)
 {
@@ -89,8 +74,7 @@ XidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
 		return NvmXidCommitted(xid);	/* no hints for multixacts */
 	if (NvmXidCommitted(xid))
 	{
-		if (NvmXidCommitDurable(xid))
-			IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
+		IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
 		return true;
 	}
 	IplSetHintBits(t, isXmin ? HEAP_XMIN_INVALID : HEAP_XMAX_INVALID);

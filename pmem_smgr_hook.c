@@ -9,9 +9,14 @@
  *		VACUUM FULL, CLUSTER and ALTER TABLE, DROP DATABASE).  Like heap's
  *		pending deletes, both take effect at commit and are undone at abort
  *		or at the abort of the subtransaction that made them.
- *	  - the custom WAL resource manager (id NVM_RMGR_ID, 141) and its one
- *		record, which makes every transaction id that is written into the
- *		pool (in a tuple or a directory entry) known to WAL first.
+ *	  - the custom WAL resource manager (id NVM_RMGR_ID, 141) and its two
+ *		records: XID_IN_USE makes every transaction id that is written into
+ *		the pool (in a tuple or a directory entry) known to WAL first, a
+ *		batch of ids per record; COMMIT_RESOLVED commits, in clog, a
+ *		transaction whose commit recovery found in the pmem commit log only
+ *		(nvm_commit.c).
+ *	  - the transaction callbacks that drive the commit path of
+ *		nvm_commit.c.
  *	  - the resolution, after a restart, of lifecycle changes that a crash
  *		interrupted.
  *	  - the relation's main-fork file, kept sparse at the table's size for
@@ -25,13 +30,14 @@
  * the entry freed.  After a crash the first backend that touches nvm_am
  * (before any nvm table can be read) asks clog for each flagged entry:
  * created by a transaction that did not commit, or dropped by one that
- * did, means freed; anything else means kept.  The xid WAL record makes
- * sure that a transaction id whose writes reached the pool cannot be
- * handed out again after a crash, and that the commit of such a
- * transaction is flushed like that of any transaction that wrote WAL.
+ * did, means freed; anything else means kept.  The XID_IN_USE record
+ * makes sure that a transaction id whose writes reached the pool cannot be
+ * handed out again after a crash: redo advances nextXid past the end of
+ * its batch.  It must lie after the redo pointer of the last checkpoint to
+ * be replayed, so a checkpoint starts a new batch.
  *
  * Locks: the pool's directory lock (exclusive) for every state change;
- * a spinlock around the shared durable-xid horizon; XactTruncationLock
+ * a spinlock around the shared protected-xid horizon; XactTruncationLock
  * (shared) while clog is asked about an old xid.  Drops happen while
  * the dropping transaction holds AccessExclusiveLock on the relation.
  *
@@ -39,6 +45,7 @@
  */
 #include "postgres.h"
 
+#include "access/commit_ts.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -63,13 +70,22 @@
 #include "nvm_am.h"
 
 #define NVM_RMGR_ID			141
-#define XLOG_NVM_XID_IN_USE	0x00
+#define XLOG_NVM_XID_IN_USE		0x00
+#define XLOG_NVM_COMMIT_RESOLVED 0x10
+
+/* xids covered by one XID_IN_USE record, at most */
+#define NVM_XID_BATCH			4096
+/* clog's transactions per page (clog.c does not export it) */
+#define NVM_CLOG_XACTS_PER_PAGE (BLCKSZ * 4)
+/* commit_ts's transactions per page (commit_ts.c does not export it) */
+#define NVM_COMMIT_TS_XACTS_PER_PAGE (BLCKSZ / (sizeof(TimestampTz) + sizeof(RepOriginId)))
 
 typedef struct NvmHooksShared
 {
 	bool		resolved;		/* interrupted lifecycle changes resolved */
 	slock_t		mutex;
-	TransactionId durable_xid;	/* newest xid whose record is flushed */
+	TransactionId protected_xid;	/* end of the newest flushed batch */
+	XLogRecPtr	protected_lsn;	/* where its record is */
 } NvmHooksShared;
 
 typedef struct PendingAction
@@ -91,33 +107,75 @@ static object_access_hook_type prev_object_access_hook = NULL;
  * ----------------------------------------------------------------
  */
 
+/* XID_IN_USE: xids up to and including high may be in the pool */
+typedef struct XlNvmXidInUse
+{
+	TransactionId xid;			/* the xid that started the batch */
+	TransactionId high;			/* end of the batch */
+} XlNvmXidInUse;
+
+/* COMMIT_RESOLVED: xid and its subxids committed */
+typedef struct XlNvmCommitResolved
+{
+	TransactionId xid;
+	int32		nsubxids;
+	TransactionId subxids[FLEXIBLE_ARRAY_MEMBER];
+} XlNvmCommitResolved;
+
 static void
 nvm_rmgr_redo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 
-	TransactionId xid;
+	if (info == XLOG_NVM_XID_IN_USE)
+	{
+		XlNvmXidInUse xlrec;
 
-	if (info != XLOG_NVM_XID_IN_USE)
+		memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+		AdvanceNextFullTransactionIdPastXid(xlrec.high);
+	}
+	else if (info == XLOG_NVM_COMMIT_RESOLVED)
+	{
+		XlNvmCommitResolved *xlrec = (XlNvmCommitResolved *) XLogRecGetData(record);
+
+		NvmCommitRedo(xlrec->xid, xlrec->nsubxids, xlrec->subxids);
+	}
+	else
 		elog(PANIC, "nvm_am redo: unknown record type %u", info);
-	/* the xid may be a parent of the record's own xid: advance past both */
-	memcpy(&xid, XLogRecGetData(record), sizeof(xid));
-	AdvanceNextFullTransactionIdPastXid(xid);
 }
 
 static void
 nvm_rmgr_desc(StringInfo buf, XLogReaderState *record)
 {
-	TransactionId xid;
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 
-	memcpy(&xid, XLogRecGetData(record), sizeof(xid));
-	appendStringInfo(buf, "xid %u", xid);
+	if (info == XLOG_NVM_XID_IN_USE)
+	{
+		XlNvmXidInUse xlrec;
+
+		memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+		appendStringInfo(buf, "xid %u up to %u", xlrec.xid, xlrec.high);
+	}
+	else if (info == XLOG_NVM_COMMIT_RESOLVED)
+	{
+		XlNvmCommitResolved *xlrec = (XlNvmCommitResolved *) XLogRecGetData(record);
+
+		appendStringInfo(buf, "xid %u with %d subtransactions", xlrec->xid,
+						 xlrec->nsubxids);
+	}
 }
 
 static const char *
 nvm_rmgr_identify(uint8 info)
 {
-	return (info & ~XLR_INFO_MASK) == XLOG_NVM_XID_IN_USE ? "XID_IN_USE" : NULL;
+	switch (info & ~XLR_INFO_MASK)
+	{
+		case XLOG_NVM_XID_IN_USE:
+			return "XID_IN_USE";
+		case XLOG_NVM_COMMIT_RESOLVED:
+			return "COMMIT_RESOLVED";
+	}
+	return NULL;
 }
 
 static RmgrData nvm_rmgr = {
@@ -128,39 +186,87 @@ static RmgrData nvm_rmgr = {
 };
 
 /*
+ * XidBatchEnd - the last xid of the batch that xid starts: at most
+ * NVM_XID_BATCH ids, and never beyond xid's clog page (or commit_ts page,
+ * if commit timestamps are tracked), because after a crash redo moves
+ * nextXid to the end of the batch and those pages must exist already.
+ */
+static TransactionId
+XidBatchEnd(TransactionId xid)
+{
+	uint64		end = (uint64) xid + NVM_XID_BATCH - 1;
+
+	end = Min(end, (uint64) (xid | (NVM_CLOG_XACTS_PER_PAGE - 1)));
+	if (track_commit_timestamp)
+		end = Min(end, ((uint64) xid / NVM_COMMIT_TS_XACTS_PER_PAGE + 1) *
+				  NVM_COMMIT_TS_XACTS_PER_PAGE - 1);
+	end = Min(end, (uint64) MaxTransactionId);
+	return (TransactionId) end;
+}
+
+/*
  * NvmProtectXid - make sure xid cannot be handed out again after a crash
- * once something carrying it reaches the pool: log it, and flush WAL unless
- * a newer xid is known to be durable already.  The record also makes the
- * transaction's commit record flushed at commit, like that of any
- * transaction that wrote WAL.
+ * once something carrying it reaches the pool.  A flushed XID_IN_USE
+ * record at or after the last checkpoint's redo pointer must cover it;
+ * one record covers a batch of xids, so most calls only compare.
  */
 static void
 NvmProtectXid(TransactionId xid)
 {
+	XLogRecPtr	redo;
 	XLogRecPtr	lsn;
-	bool		need_flush;
+	bool		covered;
+	XlNvmXidInUse xlrec;
 
 	if (xid == last_logged_xid)
 		return;
-	XLogBeginInsert();
-	XLogRegisterData((char *) &xid, sizeof(xid));
-	lsn = XLogInsert(NVM_RMGR_ID, XLOG_NVM_XID_IN_USE);
-	PoolCountAdd(NVM_STAT_XID_WAL_RECORDS, 1);
-
+	redo = GetRedoRecPtr();
 	SpinLockAcquire(&hooks_shared->mutex);
-	need_flush = !TransactionIdIsValid(hooks_shared->durable_xid) ||
-		TransactionIdFollows(xid, hooks_shared->durable_xid);
+	covered = TransactionIdIsValid(hooks_shared->protected_xid) &&
+		hooks_shared->protected_lsn >= redo &&
+		!TransactionIdFollows(xid, hooks_shared->protected_xid);
 	SpinLockRelease(&hooks_shared->mutex);
-	if (need_flush)
+
+	if (!covered)
 	{
+		xlrec.xid = xid;
+		xlrec.high = XidBatchEnd(xid);
+		XLogBeginInsert();
+		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+		lsn = XLogInsert(NVM_RMGR_ID, XLOG_NVM_XID_IN_USE);
 		XLogFlush(lsn);
+		PoolCountAdd(NVM_STAT_XID_WAL_RECORDS, 1);
+
 		SpinLockAcquire(&hooks_shared->mutex);
-		if (!TransactionIdIsValid(hooks_shared->durable_xid) ||
-			TransactionIdFollows(xid, hooks_shared->durable_xid))
-			hooks_shared->durable_xid = xid;
+		if (!TransactionIdIsValid(hooks_shared->protected_xid) ||
+			hooks_shared->protected_lsn < redo ||
+			TransactionIdFollows(xlrec.high, hooks_shared->protected_xid))
+		{
+			hooks_shared->protected_xid = xlrec.high;
+			hooks_shared->protected_lsn = lsn;
+		}
 		SpinLockRelease(&hooks_shared->mutex);
 	}
 	last_logged_xid = xid;
+}
+
+/*
+ * NvmCommitLogResolved - WAL-log that xid (with nsubxids committed
+ * subtransactions) committed; recovery calls it for a winner whose
+ * PostgreSQL commit record was lost.  The caller flushes WAL.
+ */
+void
+NvmCommitLogResolved(TransactionId xid, int nsubxids, TransactionId *subxids)
+{
+	XlNvmCommitResolved xlrec;
+
+	xlrec.xid = xid;
+	xlrec.nsubxids = nsubxids;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, offsetof(XlNvmCommitResolved, subxids));
+	if (nsubxids > 0)
+		XLogRegisterData((char *) subxids, nsubxids * sizeof(TransactionId));
+	(void) XLogInsert(NVM_RMGR_ID, XLOG_NVM_COMMIT_RESOLVED);
 }
 
 /*
@@ -171,6 +277,7 @@ void
 NvmBeforeWrite(void)
 {
 	NvmProtectXid(GetCurrentTransactionId());
+	NvmCommitFirstWrite();
 }
 
 /*
@@ -233,7 +340,8 @@ NvmHooksShmemInit(void)
 	{
 		hooks_shared->resolved = false;
 		SpinLockInit(&hooks_shared->mutex);
-		hooks_shared->durable_xid = InvalidTransactionId;
+		hooks_shared->protected_xid = InvalidTransactionId;
+		hooks_shared->protected_lsn = InvalidXLogRecPtr;
 	}
 }
 
@@ -293,6 +401,7 @@ NvmEnsureReady(void)
 				PoolRelSetState(i, NVM_REL_USED);
 			PoolCountAdd(NVM_STAT_PENDING_RESOLVED, 1);
 		}
+		NvmCommitRecover();
 		hooks_shared->resolved = true;
 	}
 	LWLockRelease(PoolDirLock());
@@ -417,13 +526,21 @@ NvmXactCallback(XactEvent event, void *arg)
 {
 	switch (event)
 	{
+		case XACT_EVENT_PRE_COMMIT:
+			NvmCommitPreCommit();
+			break;
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_PARALLEL_COMMIT:
+			NvmCommitEnd(true);
 			PendingApply(true, 0);
 			break;
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
+			NvmCommitEnd(false);
 			PendingApply(false, 0);
+			break;
+		case XACT_EVENT_PREPARE:
+			NvmCommitEnd(false);
 			break;
 		case XACT_EVENT_PRE_PREPARE:
 			if (pending != NULL)

@@ -622,6 +622,41 @@ def tpch(cfg, setups, rows):
         psql(DBS[am], "DROP TABLE lineitem")
 
 
+def crash_during_pgbench(db, env, run_s, clients=2):
+    """Run pgbench TPC-B for run_s seconds, SIGKILL the postmaster and its
+    children, start the server again and wait until a query on
+    pgbench_branches is answered.  Returns (answered, seconds from the
+    SIGKILL to the answer, seconds of it spent waiting for the killed
+    processes to be reaped)."""
+    load = popen_pg([PGBIN + "/pgbench", "-n", "-c", str(clients), "-T", str(run_s + 30), db],
+                    env=env)
+    time.sleep(run_s)
+    pids = server_pids()
+    t0 = time.monotonic()
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    load.communicate()
+    # a killed postmaster lingers as a zombie until PID 1 reaps it, and
+    # a new one refuses to start while the old PID exists
+    while any(os.path.exists("/proc/%d" % p) for p in pids) and time.monotonic() - t0 < 60:
+        time.sleep(0.01)
+    t_gone = time.monotonic()
+    run_pg([PGBIN + "/pg_ctl", "-D", os.path.join(WORK, "data"), "-l",
+            os.path.join(WORK, "server.log"), "-t", "600", "start"], timeout=900)
+    ok = False
+    while time.monotonic() - t0 < 600:
+        _, _, rc = run_pg([PGBIN + "/psql", "-X", "-q", "-d", db, "-c",
+                           "SELECT count(*) FROM pgbench_branches"], check=False)
+        if rc == 0:
+            ok = True
+            break
+        time.sleep(0.02)
+    return ok, time.monotonic() - t0, t_gone - t0
+
+
 def crash(cfg, setups, rows):
     """SIGKILL the postmaster and its children during a TPC-B run; time
     until the first query on the benchmark tables is answered again."""
@@ -636,35 +671,10 @@ def crash(cfg, setups, rows):
             size = int(psql(db, "SELECT pg_total_relation_size('pgbench_accounts')")[0][0])
             env = target_env(setup)
             env["PGAPPNAME"] = "pgbench"
-            load = popen_pg([PGBIN + "/pgbench", "-n", "-c", "2", "-T", "30", db], env=env)
-            time.sleep(3)
-            pids = server_pids()
-            t0 = time.monotonic()
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            load.communicate()
-            # a killed postmaster lingers as a zombie until PID 1 reaps it, and
-            # a new one refuses to start while the old PID exists
-            while any(os.path.exists("/proc/%d" % p) for p in pids) and time.monotonic() - t0 < 60:
-                time.sleep(0.01)
-            t_gone = time.monotonic()
-            run_pg([PGBIN + "/pg_ctl", "-D", os.path.join(WORK, "data"), "-l",
-                    os.path.join(WORK, "server.log"), "-t", "120", "start"], timeout=180)
-            ok = False
-            while time.monotonic() - t0 < 120:
-                _, _, rc = run_pg([PGBIN + "/psql", "-X", "-q", "-d", db, "-c",
-                                   "SELECT count(*) FROM pgbench_branches"], check=False)
-                if rc == 0:
-                    ok = True
-                    break
-                time.sleep(0.02)
-            elapsed = time.monotonic() - t0
+            ok, elapsed, gone_s = crash_during_pgbench(db, env, 3)
             res = dict(status="ok" if ok else "error",
                        detail="%.3f s of it waiting for the killed processes to be reaped"
-                       % (t_gone - t0), txns=1, time_s=elapsed, restart_s=time.monotonic() - t_gone,
+                       % gone_s, txns=1, time_s=elapsed, restart_s=elapsed - gone_s,
                        tps=None, wal_bytes=0, pmem_bytes=0, page_bytes=0)
             if not ok:
                 note("crash %s scale %d: no answer within 120 s" % (setup, scale))

@@ -34,11 +34,12 @@ sub crc32c
 	return $crc ^ 0xFFFFFFFF;
 }
 
-# struct NvmPoolHeader (nvm_pool.c), little-endian, 96 bytes with padding
-my $HDR_FMT = 'Q< L< L< Q< Q< Q< Q< Q< Q< Q< L< L< q< L<';
+# struct NvmPoolHeader (nvm_pool.c), little-endian, 128 bytes with padding
+my $HDR_FMT = 'Q< L< L< Q< Q< Q< Q< Q< Q< Q< L< L< Q< Q< Q< Q< q< L<';
 my @HDR_FIELDS = qw(magic format_version frame_size system_identifier
-  pool_size dir_offset dir_entries frames_offset nframes logs_offset log_size pad created_at checksum);
-my $CRC_OFFSET = 88;    # offsetof(NvmPoolHeader, checksum)
+  pool_size dir_offset dir_entries frames_offset nframes logs_offset log_size pad
+  xact_offset xact_slots clog_offset clog_entries created_at checksum);
+my $CRC_OFFSET = 120;    # offsetof(NvmPoolHeader, checksum)
 my $NVM_POOL_MAGIC = unpack('Q<', '1NVMPOOL');    # 0x4C4F4F504D564E31
 my $MB = 1024 * 1024;
 
@@ -48,7 +49,7 @@ sub read_header
 {
 	my ($path) = @_;
 	my %h;
-	@h{@HDR_FIELDS} = unpack($HDR_FMT, read_bytes($path, 0, 96));
+	@h{@HDR_FIELDS} = unpack($HDR_FMT, read_bytes($path, 0, 128));
 	return \%h;
 }
 
@@ -124,7 +125,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is( $node->safe_psql(
 		'postgres',
 		'SELECT path, size, format_version FROM nvm_am_pool_info()'),
-	"$pool|" . (64 * $MB) . "|2",
+	"$pool|" . (64 * $MB) . "|3",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
 	'SELECT system_identifier FROM pg_control_system()');
@@ -137,14 +138,17 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 {
 	my $h = read_header($good);
 	is($h->{magic}, $NVM_POOL_MAGIC, 'header: magic at offset 0');
-	is($h->{format_version}, 2, 'header: format_version at offset 8');
+	is($h->{format_version}, 3, 'header: format_version at offset 8');
 	is($h->{frame_size}, 8192, 'header: frame_size at offset 12');
 	is($h->{system_identifier}, $sysid, 'header: system_identifier at offset 16');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
 	is($h->{checksum}, crc32c(read_bytes($good, 0, $CRC_OFFSET)),
-		'header: CRC-32C of the first 88 bytes at offset 88');
+		'header: CRC-32C of the first 120 bytes at offset 120');
 	is($h->{log_size}, 4096, 'header: log_size (nvm_am.ipl_log_size) at offset 72');
 	is($h->{logs_offset}, $h->{frames_offset} + $h->{nframes} * 8192, 'header: the log areas follow the frames');
+	is($h->{xact_slots} . ',' . $h->{clog_entries}, '1024,16384', 'header: transaction slots and commit-log entries');
+	is($h->{clog_offset}, $h->{xact_offset} + 1024 * 64, 'header: the commit log follows the slots');
+	cmp_ok($h->{frames_offset}, '>=', $h->{clog_offset} + 16384 * 64, 'header: the frames follow the commit log');
 	is(-s $good, 64 * $MB, 'pool file has the configured size');
 }
 
@@ -215,7 +219,7 @@ pool_refused(
 	name => 'other format version',
 	damage => sub { rewrite_header($pool, format_version => 1) },
 	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 2\./,
+	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 3\./,
 	hint => 'Use the nvm_am version that created the pool');
 
 pool_refused(
@@ -434,7 +438,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	is( $plain->safe_psql(
 			'postgres',
 			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am_pool_info()'),
-		"$default_pool|" . (64 * $MB) . "|2|f|f",
+		"$default_pool|" . (64 * $MB) . "|3|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
 	$plain->safe_psql(

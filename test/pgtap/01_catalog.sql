@@ -55,7 +55,7 @@ SELECT is((SELECT count(*) FROM nvm_am_pool_info()), 1::bigint,
 -- sane values
 SELECT is((SELECT size FROM nvm_am_pool_info()),
           (SELECT used + free FROM nvm_am_pool_info()), 'size = used + free');
-SELECT is((SELECT format_version FROM nvm_am_pool_info()), 2, 'format_version = 2');
+SELECT is((SELECT format_version FROM nvm_am_pool_info()), 3, 'format_version = 3');
 SELECT cmp_ok((SELECT size FROM nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
 SELECT ok((SELECT used > 0 AND free > 0 FROM nvm_am_pool_info()),
           'used and free are positive');

@@ -1,0 +1,509 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_commit.c
+ *	  Durable commits through libpmem, and the recovery of transactions
+ *	  after a crash: transaction slots, the pmem commit log, the commit
+ *	  path, recovery, and the background worker that runs recovery as soon
+ *	  as the server accepts connections.
+ *
+ * The protocol (docs/design.md, "Commit and recovery", says why):
+ *
+ *	1. Before a (sub)transaction's xid first reaches the pool, WAL must
+ *	   hold a flushed nvm_am XID_IN_USE record covering it (see
+ *	   NvmProtectXid in pmem_smgr_hook.c: one record covers a batch of
+ *	   xids, so this costs one WAL flush per batch, not per transaction).
+ *	   After a crash, redo therefore sets nextXid beyond every xid in the
+ *	   pool: no xid found in the pool is ever handed out again, and clog
+ *	   can be asked about each of them.
+ *	2. At its first change to nvm data a transaction marks its slot
+ *	   ACTIVE with its full xid (flushed; the change's own drain covers it).
+ *	3. At pre-commit, a transaction that changed nvm data and nothing that
+ *	   is WAL-logged appends a commit record (its full xid and committed
+ *	   subxids, CRC-32C) to the commit log, flushed and drained once.  It is
+ *	   durable from then on: PostgreSQL's own commit record, written next,
+ *	   is asynchronous (the transaction wrote no WAL), exactly as for
+ *	   unlogged tables, and no fsync happens.  The record is persisted
+ *	   before clog and the proc array show the commit, so nothing can see
+ *	   the transaction committed before it is durable.
+ *	4. A transaction that also wrote WAL (heap tables, DDL, a new
+ *	   XID_IN_USE batch) commits through WAL: its slot is marked PREPARED
+ *	   and PostgreSQL flushes its commit record as usual, so clog decides
+ *	   both halves at once.  SERIALIZABLE transactions, transactions with
+ *	   more committed subtransactions than a commit record holds, and a
+ *	   commit log that stays full take this path too.  This commit is
+ *	   always synchronous, whatever synchronous_commit says.  So clog never
+ *	   shows a commit of a transaction that wrote to the pool before that
+ *	   commit is durable: hint bits, pruning and index kills need not wait
+ *	   for the WAL writer.
+ *	5. A commit-log entry is retired once WAL is flushed past the
+ *	   transaction's PostgreSQL commit record: clog then knows.
+ *
+ * Recovery (NvmCommitRecover, before any transaction can read an nvm
+ * table, after WAL redo):
+ *	- every valid commit-log entry whose transaction clog does not show
+ *	  committed is a winner whose PostgreSQL commit record was lost: it is
+ *	  committed in clog through an nvm_am COMMIT_RESOLVED WAL record
+ *	  (flushed first, replayed by later recoveries and by standbys), which
+ *	  fixes its outcome for good ("frozen winners");
+ *	- an ACTIVE slot whose transaction did not commit is a loser.  By rule
+ *	  1 its xid is below nextXid and not committed, so PostgreSQL's
+ *	  visibility rules and ours treat its changes as aborted, exactly like
+ *	  heap tuples of a crashed transaction, and pruning removes them; no
+ *	  page has to be rewritten;
+ *	- a PREPARED slot is resolved through clog (commit or abort);
+ *	- frames orphaned by a crash during a merge or an extension were
+ *	  already reclaimed by the rebuild of the allocation state (nvm_pool.c).
+ *	The work is bounded by the slots and the commit log (a few MB), not by
+ *	the amount of nvm data or of WAL.
+ *
+ * Locks: the commit-log lock (exclusive) around the allocation state of
+ * the commit log in shared memory; each backend writes only its own slot
+ * and the entry it allocated.  Recovery runs under the pool's directory
+ * lock held exclusively by NvmEnsureReady, before any backend can write
+ * to the pool; XactTruncationLock (shared) while clog is asked.
+ *
+ * On-pmem layout owned here (placed by nvm_pool.c): NVM_XACT_SLOTS slots
+ * of 64 bytes, one per PGPROC number (a backend with a higher number runs
+ * without a slot and commits through WAL), and NVM_COMMIT_LOG_ENTRIES
+ * commit-log entries of 64 bytes (NvmCommitEntry in nvm_am.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/transam.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "portability/instr_time.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "utils/wait_event.h"
+
+#include "nvm_am.h"
+
+typedef enum CommitEntryState
+{
+	ENTRY_FREE = 0,				/* may be allocated */
+	ENTRY_BUSY,					/* allocated, transaction not finished */
+	ENTRY_DONE					/* committed; free once WAL is flushed past
+								 * retire_lsn */
+} CommitEntryState;
+
+typedef struct NvmCommitShared
+{
+	int			hand;			/* next entry to look at */
+	uint8		state[NVM_COMMIT_LOG_ENTRIES];
+	XLogRecPtr	retire_lsn[NVM_COMMIT_LOG_ENTRIES];
+} NvmCommitShared;
+
+static NvmCommitShared *commit_shared = NULL;
+
+/* this backend's current transaction */
+static bool xact_wrote_nvm = false;
+static int	xact_entry = -1;
+
+PGDLLEXPORT void nvm_am_recovery_main(Datum arg);
+
+Size
+NvmCommitShmemSize(void)
+{
+	return sizeof(NvmCommitShared);
+}
+
+void
+NvmCommitShmemInit(void)
+{
+	bool		found;
+
+	commit_shared = ShmemInitStruct("nvm_am commit log", sizeof(NvmCommitShared), &found);
+	if (!found)
+		memset(commit_shared, 0, sizeof(NvmCommitShared));
+}
+
+static pg_crc32c
+CommitEntryCrc(const NvmCommitEntry *e)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, &e->fxid, sizeof(e->fxid));
+	COMP_CRC32C(crc, &e->nsubxids, sizeof(e->nsubxids));
+	COMP_CRC32C(crc, e->subxids, sizeof(e->subxids));
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+static bool
+CommitEntryValid(const NvmCommitEntry *e)
+{
+	return e->fxid != 0 && e->nsubxids <= NVM_COMMIT_MAX_SUBXIDS &&
+		e->crc == CommitEntryCrc(e);
+}
+
+/*
+ * MySlot - this backend's transaction slot, or NULL if its PGPROC number is
+ * beyond the slots of the pool.
+ */
+static NvmXactSlot *
+MySlot(void)
+{
+	if (MyProc == NULL || MyProc->pgprocno >= NVM_XACT_SLOTS)
+		return NULL;
+	return PoolXactSlot(MyProc->pgprocno);
+}
+
+/*
+ * NvmCommitFirstWrite - called before each write of the current
+ * transaction to the pool (after its xid is protected); marks the slot
+ * ACTIVE the first time.
+ */
+void
+NvmCommitFirstWrite(void)
+{
+	NvmXactSlot *slot;
+
+	if (xact_wrote_nvm)
+		return;
+	xact_wrote_nvm = true;
+	slot = MySlot();
+	if (slot != NULL)
+	{
+		slot->word = NVM_SLOT_ACTIVE |
+			(U64FromFullTransactionId(GetTopFullTransactionId()) & NVM_SLOT_FXID_MASK);
+		/* the drain of the change that follows makes it durable */
+		PoolFlush(&slot->word, sizeof(uint64));
+	}
+}
+
+/*
+ * CommitLogAlloc - allocate a free commit-log entry, or -1.  An entry whose
+ * transaction's PostgreSQL commit record is flushed is free.
+ */
+static int
+CommitLogAlloc(void)
+{
+	XLogRecPtr	flushed = GetFlushRecPtr(NULL);
+	int			result = -1;
+
+	LWLockAcquire(PoolCommitLogLock(), LW_EXCLUSIVE);
+	for (int n = 0; n < NVM_COMMIT_LOG_ENTRIES; n++)
+	{
+		int			i = commit_shared->hand;
+
+		commit_shared->hand = (i + 1) % NVM_COMMIT_LOG_ENTRIES;
+		if (commit_shared->state[i] == ENTRY_FREE ||
+			(commit_shared->state[i] == ENTRY_DONE &&
+			 commit_shared->retire_lsn[i] <= flushed))
+		{
+			commit_shared->state[i] = ENTRY_BUSY;
+			result = i;
+			break;
+		}
+	}
+	LWLockRelease(PoolCommitLogLock());
+	return result;
+}
+
+/*
+ * NvmCommitPreCommit - the pre-commit step of a transaction that changed
+ * nvm data: write and persist its commit record (nvm-only transactions) or
+ * mark its slot PREPARED and leave the decision to WAL and clog.
+ */
+void
+NvmCommitPreCommit(void)
+{
+	FullTransactionId fxid;
+	TransactionId *children;
+	int			nchildren;
+	int			entry = -1;
+	NvmXactSlot *slot;
+
+	if (!xact_wrote_nvm)
+		return;
+	fxid = GetTopFullTransactionIdIfAny();
+	if (!FullTransactionIdIsValid(fxid))
+		return;
+	nchildren = xactGetCommittedChildren(&children);
+
+	if (XactLastRecEnd == InvalidXLogRecPtr && !IsolationIsSerializable() &&
+		nchildren <= NVM_COMMIT_MAX_SUBXIDS)
+	{
+		entry = CommitLogAlloc();
+		if (entry < 0)
+		{
+			/* every entry waits for the WAL writer: flush WAL ourselves */
+			PoolCountAdd(NVM_STAT_COMMIT_LOG_FULL, 1);
+			XLogFlush(GetXLogInsertRecPtr());
+			entry = CommitLogAlloc();
+		}
+	}
+
+	if (entry >= 0)
+	{
+		NvmCommitEntry rec;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.fxid = U64FromFullTransactionId(fxid);
+		rec.nsubxids = nchildren;
+		memcpy(rec.subxids, children, nchildren * sizeof(TransactionId));
+		rec.crc = CommitEntryCrc(&rec);
+		memcpy(PoolCommitEntry(entry), &rec, sizeof(rec));
+		PoolPersist(PoolCommitEntry(entry), sizeof(rec));
+		xact_entry = entry;
+		PoolCountAdd(NVM_STAT_COMMIT_RECORDS, 1);
+		PoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
+		return;
+	}
+
+	/*
+	 * Commit through WAL and clog, synchronously even if synchronous_commit
+	 * is off: clog must never show a commit of an xid in the pool that a
+	 * crash can still lose (hint bits, pruning and index kills rely on it).
+	 */
+	ForceSyncCommit();
+	slot = MySlot();
+	if (slot != NULL)
+	{
+		PoolPublish64(&slot->word, NVM_SLOT_PREPARED |
+					  (U64FromFullTransactionId(fxid) & NVM_SLOT_FXID_MASK));
+		PoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
+	}
+	PoolCountAdd(NVM_STAT_COMMITS_THROUGH_WAL, 1);
+}
+
+/*
+ * NvmCommitEnd - the transaction committed, aborted or was prepared for
+ * two-phase commit (committed = false): retire or withdraw its commit
+ * record and free its slot.
+ */
+void
+NvmCommitEnd(bool committed)
+{
+	NvmXactSlot *slot;
+
+	if (xact_entry >= 0)
+	{
+		int			i = xact_entry;
+
+		xact_entry = -1;
+		if (!committed)
+		{
+			/* an error after pre-commit: the record must not count */
+			PoolPublish64(&PoolCommitEntry(i)->fxid, 0);
+		}
+		LWLockAcquire(PoolCommitLogLock(), LW_EXCLUSIVE);
+		if (committed)
+		{
+			/* our commit record is behind the insert position */
+			commit_shared->retire_lsn[i] = GetXLogInsertRecPtr();
+			commit_shared->state[i] = ENTRY_DONE;
+		}
+		else
+			commit_shared->state[i] = ENTRY_FREE;
+		LWLockRelease(PoolCommitLogLock());
+	}
+	if (xact_wrote_nvm)
+	{
+		xact_wrote_nvm = false;
+		slot = MySlot();
+		if (slot != NULL)
+		{
+			/* no drain: a stale slot only costs recovery a clog lookup */
+			slot->word = 0;
+			PoolFlush(&slot->word, sizeof(uint64));
+		}
+	}
+}
+
+/*
+ * XidKnownToClog - can clog be asked about fxid?  It must be older than
+ * nextXid and not older than the oldest xid clog keeps.  Caller holds
+ * XactTruncationLock shared.
+ */
+static bool
+XidKnownToClog(FullTransactionId fxid, FullTransactionId next)
+{
+	TransactionId xid = XidFromFullTransactionId(fxid);
+
+	if (!FullTransactionIdPrecedes(fxid, next))
+		return false;
+	if (U64FromFullTransactionId(next) - U64FromFullTransactionId(fxid) >
+		(uint64) MaxTransactionId / 2)
+		return false;
+	return TransactionIdIsNormal(xid) &&
+		!TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid);
+}
+
+/*
+ * NvmCommitRecover - resolve the transactions a crash interrupted (see the
+ * file header).  Caller (NvmEnsureReady) holds the pool's directory lock
+ * exclusively, so no backend writes to the pool meanwhile.
+ */
+void
+NvmCommitRecover(void)
+{
+	FullTransactionId next = ReadNextFullTransactionId();
+	instr_time	start;
+	instr_time	duration;
+	int			nwinners = 0;
+	int			nlosers = 0;
+	int			nprepared = 0;
+	int		   *winners = palloc(sizeof(int) * NVM_COMMIT_LOG_ENTRIES);
+	XLogRecPtr	lastlsn = InvalidXLogRecPtr;
+	uint64		micros;
+
+	INSTR_TIME_SET_CURRENT(start);
+	LWLockAcquire(XactTruncationLock, LW_SHARED);
+
+	/* commit records: find the winners and log their resolution */
+	for (int i = 0; i < NVM_COMMIT_LOG_ENTRIES; i++)
+	{
+		NvmCommitEntry *e = PoolCommitEntry(i);
+		FullTransactionId fxid;
+		TransactionId xid;
+
+		if (e->fxid == 0)
+			continue;
+		fxid = FullTransactionIdFromU64(e->fxid);
+		xid = XidFromFullTransactionId(fxid);
+		if (!CommitEntryValid(e))
+		{
+			/* torn: its drain never completed, so it was never a commit */
+		}
+		else if (!XidKnownToClog(fxid, next))
+		{
+			if (!FullTransactionIdPrecedes(fxid, next))
+				ereport(WARNING,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("nvm_am commit log holds transaction %u, which is not older than the next transaction id %u",
+								xid, XidFromFullTransactionId(next)),
+						 errdetail("Its commit cannot be restored; WAL that covered it was lost or reset."),
+						 errhint("Check the nvm_am tables with nvm_am_check().")));
+		}
+		else if (!TransactionIdDidCommit(xid) && !TransactionIdDidAbort(xid))
+		{
+			NvmCommitLogResolved(xid, e->nsubxids, e->subxids);
+			lastlsn = GetXLogInsertRecPtr();
+			winners[nwinners++] = i;
+			continue;			/* cleared below, once clog knows */
+		}
+		/* resolved already, or never a commit */
+		e->fxid = 0;
+		PoolFlush(&e->fxid, sizeof(uint64));
+	}
+	if (nwinners > 0)
+	{
+		XLogFlush(lastlsn);
+		for (int w = 0; w < nwinners; w++)
+		{
+			NvmCommitEntry *e = PoolCommitEntry(winners[w]);
+
+			TransactionIdCommitTree(XidFromFullTransactionId(FullTransactionIdFromU64(e->fxid)),
+									e->nsubxids, e->subxids);
+			e->fxid = 0;
+			PoolFlush(&e->fxid, sizeof(uint64));
+		}
+	}
+	PoolCountAdd(NVM_STAT_FROZEN_WINNERS, nwinners);
+
+	/* slots: losers and prepared transactions */
+	for (int i = 0; i < NVM_XACT_SLOTS; i++)
+	{
+		NvmXactSlot *slot = PoolXactSlot(i);
+		FullTransactionId fxid;
+		bool		committed;
+
+		if (slot->word == 0)
+			continue;
+		fxid = FullTransactionIdFromU64(slot->word & NVM_SLOT_FXID_MASK);
+		committed = XidKnownToClog(fxid, next) &&
+			TransactionIdDidCommit(XidFromFullTransactionId(fxid));
+		if (slot->word & NVM_SLOT_PREPARED)
+		{
+			nprepared++;
+			PoolCountAdd(committed ? NVM_STAT_PREPARED_RESOLVED_COMMIT :
+						 NVM_STAT_PREPARED_RESOLVED_ABORT, 1);
+		}
+		else if (!committed)
+		{
+			nlosers++;
+			PoolCountAdd(NVM_STAT_RECOVERED_LOSERS, 1);
+		}
+		slot->word = 0;
+		PoolFlush(&slot->word, sizeof(uint64));
+	}
+	LWLockRelease(XactTruncationLock);
+	PoolDrain();
+	pfree(winners);
+
+	INSTR_TIME_SET_CURRENT(duration);
+	INSTR_TIME_SUBTRACT(duration, start);
+	micros = INSTR_TIME_GET_MICROSEC(duration) + PoolRebuildMicros();
+	PoolCounterSet(NVM_STAT_RECOVERY_US, micros);
+	if (nwinners + nlosers + nprepared > 0)
+		ereport(LOG,
+				(errmsg("nvm_am recovered %d committed, %d interrupted and %d prepared transactions in %.3f ms",
+						nwinners, nlosers, nprepared, micros / 1000.0)));
+}
+
+/*
+ * NvmCommitRedo - replay of COMMIT_RESOLVED: the transaction committed.
+ */
+void
+NvmCommitRedo(TransactionId xid, int nsubxids, TransactionId *subxids)
+{
+	TransactionId maxxid = xid;
+
+	for (int i = 0; i < nsubxids; i++)
+		if (TransactionIdFollows(subxids[i], maxxid))
+			maxxid = subxids[i];
+	AdvanceNextFullTransactionIdPastXid(maxxid);
+	TransactionIdCommitTree(xid, nsubxids, subxids);
+}
+
+/* ----------------------------------------------------------------
+ * The recovery worker: runs recovery as soon as connections are possible,
+ * then idles (a worker that exits would not be started again after the
+ * next crash).
+ * ----------------------------------------------------------------
+ */
+
+void
+NvmCommitRegisterWorker(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 5;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "nvm_am");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "nvm_am_recovery_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "nvm_am recovery");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "nvm_am recovery");
+	RegisterBackgroundWorker(&worker);
+}
+
+void
+nvm_am_recovery_main(Datum arg)
+{
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	NvmEnsureReady();
+	while (!ShutdownRequestPending)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	proc_exit(0);
+}
