@@ -1310,14 +1310,13 @@ NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
 			continue;
 
 		/*
-		 * A lock waits for a running update of the row even when the
-		 * strengths are compatible (heap would lock the new version as well;
-		 * nvm_am does not follow the update chain): otherwise a FOR KEY SHARE
-		 * lock of a foreign-key check could miss the row's next version.
+		 * A lock compatible with a running update of the row is granted, as
+		 * in heap; nvm_tuple_lock then locks the new versions as well
+		 * (NvmLockUpdateChain), so that a FOR KEY SHARE lock of a
+		 * foreign-key check covers the row whichever version survives.
 		 */
 		if (DoLockModesConflict(NvmStatusLockMode(holders[i].status),
-								NvmStatusLockMode(want)) ||
-			(!NvmStatusIsUpdate(want) && NvmStatusIsUpdate(holders[i].status)))
+								NvmStatusLockMode(want)))
 		{
 			result = holders[i].xid;
 			break;
@@ -1878,6 +1877,99 @@ nvm_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 }
 
 /*
+ * NvmJoinLock - add the current transaction's lock of strength want to
+ * the holders of tup (a multixact when others hold it).  Caller holds the
+ * page lock exclusively and made sure no running holder conflicts.
+ */
+static void
+NvmJoinLock(Page page, HeapTuple tup, MultiXactStatus want, CommandId cid)
+{
+	HeapTupleHeaderData hdr;
+	uint16		bits;
+	uint16		bits2;
+	bool		others;
+	TransactionId xmax;
+
+	xmax = NvmNewXmax(tup->t_data, want, GetCurrentTransactionId(),
+					  &bits, &bits2, &others);
+	NvmSetXmaxHeader(&hdr, tup, xmax, cid, bits, bits2, false);
+	/* with an updater among the holders, keep its link to the new version */
+	if (!(bits & HEAP_XMAX_LOCK_ONLY))
+	{
+		hdr.t_ctid = tup->t_data->t_ctid;
+		hdr.t_infomask2 |= tup->t_data->t_infomask2 & HEAP_HOT_UPDATED;
+	}
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup->t_self), &hdr);
+}
+
+/*
+ * NvmLockUpdateChain - lock, in mode want, the versions that follow a row
+ * version whose running update (by priorXmax) our lock was compatible
+ * with, like heap_lock_updated_tuple: whichever version the updaters leave
+ * behind carries our lock.  Waits for running holders that conflict.
+ * Versions whose updater committed are passed over (they cannot be changed
+ * any more); the chain ends at a version nobody updated, at a version
+ * whose inserter aborted, or where it was pruned away.  No page lock held
+ * on entry.
+ */
+static void
+NvmLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
+				   TransactionId priorXmax, MultiXactStatus want)
+{
+	for (;;)
+	{
+		HeapTupleData tup;
+		LWLock	   *lock;
+		Page		page;
+		TransactionId xwait;
+		TransactionId updater = InvalidTransactionId;
+		ItemPointerData next;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ItemPointerGetBlockNumber(&ctid) >= PoolRelNBlocks(dirIndex))
+			return;
+		page = NvmLockPageOfExt(rel, dirIndex, &ctid, &tup, &lock, true);
+		if (page == NULL)
+			return;
+		if (!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup.t_data)) ||
+			TransactionIdDidAbort(priorXmax))
+		{
+			LWLockRelease(lock);
+			return;
+		}
+		xwait = NvmConflictingHolder(tup.t_data, want);
+		if (TransactionIdIsValid(xwait))
+		{
+			LWLockRelease(lock);
+			XactLockTableWait(xwait, rel, &ctid, XLTW_LockUpdated);
+			continue;			/* look at the same version again */
+		}
+		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			!HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask))
+			updater = HeapTupleHeaderGetUpdateXid(tup.t_data);
+		next = tup.t_data->t_ctid;
+		if (TransactionIdIsValid(updater) &&
+			TransactionIdIsCurrentTransactionId(updater))
+		{
+			/* we updated this version ourselves: nothing to lock beyond */
+			LWLockRelease(lock);
+			return;
+		}
+		if (TransactionIdIsValid(updater) && TransactionIdDidCommit(updater))
+		{
+			/* a committed update: only its newer version matters */
+		}
+		else if (!NvmHoldsAtLeast(tup.t_data, want))
+			NvmJoinLock(page, &tup, want, GetCurrentCommandId(false));
+		LWLockRelease(lock);
+		if (!TransactionIdIsValid(updater) || ItemPointerEquals(&next, &ctid))
+			return;
+		priorXmax = updater;
+		ctid = next;
+	}
+}
+
+/*
  * nvm_tuple_lock - lock a row in mode: the locker's xid in xmax with
  * HEAP_XMAX_LOCK_ONLY and its strength, or a multixact when other
  * transactions hold compatible locks.  A conflicting holder is waited for
@@ -1898,15 +1990,10 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	for (;;)
 	{
 		HeapTupleData tup;
-		HeapTupleHeaderData hdr;
 		LWLock	   *lock;
 		Page		page;
 		TM_Result	result;
 		bool		relocked;
-		uint16		bits;
-		uint16		bits2;
-		bool		others;
-		TransactionId xmax;
 		MultiXactStatus want = NvmLockStatus(mode);
 
 		if (ItemPointerGetBlockNumber(&ctid) >= PoolRelNBlocks(dirIndex))
@@ -1960,16 +2047,19 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		 */
 		if (!NvmHoldsAtLeast(tup.t_data, want))
 		{
-			xmax = NvmNewXmax(tup.t_data, want, GetCurrentTransactionId(),
-							  &bits, &bits2, &others);
-			NvmSetXmaxHeader(&hdr, &tup, xmax, cid, bits, bits2, false);
-			/* with an updater among the holders, keep its link to the new version */
-			if (!(bits & HEAP_XMAX_LOCK_ONLY))
-			{
-				hdr.t_ctid = tup.t_data->t_ctid;
-				hdr.t_infomask2 |= tup.t_data->t_infomask2 & HEAP_HOT_UPDATED;
-			}
-			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&ctid), &hdr);
+			ItemPointerData next = tup.t_data->t_ctid;
+			TransactionId updater = InvalidTransactionId;
+
+			if (!HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask) &&
+				!(tup.t_data->t_infomask & HEAP_XMAX_INVALID))
+				updater = HeapTupleHeaderGetUpdateXid(tup.t_data);
+			NvmJoinLock(page, &tup, want, cid);
+			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+			LWLockRelease(lock);
+			/* a running, compatible update: lock its new versions too */
+			if (TransactionIdIsValid(updater) && !ItemPointerEquals(&next, &ctid))
+				NvmLockUpdateChain(rel, dirIndex, next, updater, want);
+			return TM_Ok;
 		}
 		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 		LWLockRelease(lock);
