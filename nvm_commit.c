@@ -447,6 +447,7 @@ NvmCommitRecover(void)
 	INSTR_TIME_SUBTRACT(duration, start);
 	micros = INSTR_TIME_GET_MICROSEC(duration) + PoolRebuildMicros();
 	PoolCounterSet(NVM_STAT_RECOVERY_US, micros);
+	PoolCounterSet(NVM_STAT_RECOVERY_MS, (micros + 500) / 1000);
 	if (nwinners + nlosers + nprepared > 0)
 		ereport(LOG,
 				(errmsg("nvm_am recovered %d committed, %d interrupted and %d prepared transactions in %.3f ms",

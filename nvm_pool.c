@@ -225,6 +225,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"recovered_losers",
 	"frozen_winners",
 	"orphans_reclaimed",
+	"recovery_ms",
 	"recovery_us",
 };
 

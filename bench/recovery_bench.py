@@ -18,7 +18,8 @@ start the server again and time the first answered query.  Reported:
 
 heap and nvm_am run in separate clusters (one at a time, so that 5 GB of
 each fit in memory).  Results: bench/results/recovery.csv, recovery.png and
-a table on standard output.  Uses the helpers of run_bench.py.
+a table on standard output.  Uses the helpers of run_bench.py.  Run it
+with Debian's /usr/bin/python3 (python3-matplotlib is installed for it).
 """
 import argparse
 import csv
@@ -101,10 +102,41 @@ FIELDS = ["am", "scale", "size_mb", "load_s", "status", "restart_s", "redo_s", "
           "winners", "losers"]
 
 
+def print_table(rows):
+    print()
+    print("Restart after SIGKILL during %d s of TPC-B (2 clients), by size of pgbench_accounts" % RUN_S)
+    print("%-7s %6s %9s %8s %11s %9s %12s %8s %7s" % ("am", "scale", "size MB", "load s", "restart s",
+                                                     "redo s", "nvm_am ms", "winners", "losers"))
+    for r in rows:
+        print("%-7s %6d %9d %8.1f %11.3f %9.2f %12s %8s %7s" % (
+            r["am"], r["scale"], r["size_mb"], r["load_s"], r["restart_s"], r["redo_s"],
+            rb.fmt(r["nvm_ms"], ".2f"), rb.fmt(r["winners"], "d"), rb.fmt(r["losers"], "d")))
+
+
+def read_csv(path):
+    rows = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            for k in ("scale", "size_mb", "winners", "losers"):
+                r[k] = int(r[k]) if r[k] != "" else None
+            for k in ("load_s", "restart_s", "redo_s", "nvm_ms"):
+                r[k] = float(r[k]) if r[k] != "" else None
+            rows.append(r)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="100 MB at most")
+    ap.add_argument("--replot", action="store_true",
+                    help="only print the table and redraw the plot from bench/results/recovery.csv")
     opts = ap.parse_args()
+    csv_path = os.path.join(rb.RESULTS, "recovery.csv")
+    if opts.replot:
+        rows = read_csv(csv_path)
+        print_table(rows)
+        plot(rows, rb.RESULTS)
+        return 0
     scales = QUICK_SCALES if opts.quick else FULL_SCALES
     pool_mb = max(2048, scales[-1] * 15 * 2 + 1024)
     os.makedirs(rb.RESULTS, exist_ok=True)
@@ -118,19 +150,12 @@ def main():
         finally:
             rb.stop_cluster()
     rows.sort(key=lambda r: (r["scale"], r["am"]))
-    with open(os.path.join(rb.RESULTS, "recovery.csv"), "w", newline="") as f:
+    with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
+    print_table(rows)
     plot(rows, rb.RESULTS)
-    print()
-    print("Restart after SIGKILL during %d s of TPC-B (2 clients), by size of pgbench_accounts" % RUN_S)
-    print("%-7s %6s %9s %8s %11s %9s %12s %8s %7s" % ("am", "scale", "size MB", "load s", "restart s",
-                                                     "redo s", "nvm_am ms", "winners", "losers"))
-    for r in rows:
-        print("%-7s %6d %9d %8.1f %11.3f %9.2f %12s %8s %7s" % (
-            r["am"], r["scale"], r["size_mb"], r["load_s"], r["restart_s"], r["redo_s"],
-            rb.fmt(r["nvm_ms"], ".2f"), rb.fmt(r["winners"], "d"), rb.fmt(r["losers"], "d")))
     return 0
 
 

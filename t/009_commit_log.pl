@@ -204,6 +204,39 @@ sql(q{ROLLBACK PREPARED 'p2'});
 is(sql(q{SELECT string_agg(id::text, ',') FROM n WHERE id IN (5001, 5002)}), '5001',
 	'COMMIT PREPARED and ROLLBACK PREPARED decide them');
 
+# --- a page-table entry that points outside the pool ----------------------------
+sql(q{CREATE TABLE pt (id int, pad text) USING nvm_am;
+      INSERT INTO pt SELECT g, repeat('p', 200) FROM generate_series(1, 100) g;});
+my $relnode = sql(q{SELECT pg_relation_filenode('pt')});
+my $before_n = sql('SELECT count(*) FROM n');
+$node->stop('fast');
+{
+	# header: dir_offset at 32, dir_entries at 40, frames_offset at 48;
+	# directory entry: state, spc, db, rel, pad, root frame, nblocks
+	my ($dir_off, $dir_n, $frames_off) = unpack('Q< Q< Q<', read_bytes($pool, 32, 24));
+	my $leaf_at;
+	for my $i (0 .. $dir_n - 1)
+	{
+		my ($state, $spc, $db, $rel, $pad, $root) =
+		  unpack('Q< L< L< L< L< Q<', read_bytes($pool, $dir_off + 64 * $i, 32));
+		next unless $state && $rel == $relnode;
+		my $leaf = unpack('Q<', read_bytes($pool, $frames_off + ($root - 1) * 8192, 8));
+		$leaf_at = $frames_off + ($leaf - 1) * 8192;
+	}
+	ok(defined $leaf_at, 'page table of the table found');
+	# block 1's frame number: far beyond the end of the pool
+	write_bytes($pool, $leaf_at + 8, pack('Q<', 1 << 40)) if defined $leaf_at;
+}
+$node->start;
+my ($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM pt');
+isnt($ret, 0, 'reading the damaged table fails');
+like($err, qr/ERROR:  nvm_am page table of relation \d+ is corrupt at block 1/, 'with a clear error');
+is(sql('SELECT count(*) FROM n'), $before_n, 'the other tables stay readable');
+like(slurp_file($node->logfile), qr/WARNING:  nvm_am pool entry \d+ references frame \d+ outside the pool/,
+	'the start warns about the entry');
+sql('DROP TABLE pt');
+is(sql('SELECT count(*) FROM n'), $before_n, 'the damaged table can be dropped');
+
 # --- the recovery worker ------------------------------------------------------------
 crash('worker');
 my $ok = 0;

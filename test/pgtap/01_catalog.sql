@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(31);
+SELECT plan(32);
 
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
@@ -31,6 +31,13 @@ SELECT ok((SELECT count(*) FROM nvm_am_stats
                            'pmem_bytes_written', 'tuples_inserted',
                            'tuples_updated', 'tuples_deleted')) = 7,
           'nvm_am_stats has the documented counters');
+SELECT is((SELECT count(*) FROM nvm_am_stats
+            WHERE name IN ('commit_records', 'commit_drains', 'commits_through_wal',
+                           'commit_log_full', 'prepared_resolved_commit',
+                           'prepared_resolved_abort', 'recovered_losers',
+                           'frozen_winners', 'orphans_reclaimed', 'recovery_ms',
+                           'recovery_us')), 11::bigint,
+          'nvm_am_stats has the commit and recovery counters');
 SELECT is((SELECT count(*) FROM nvm_am_stats), (SELECT count(DISTINCT name) FROM nvm_am_stats),
           'counter names are unique');
 SELECT is((SELECT count(*) FROM nvm_am_stats WHERE value < 0 OR value IS NULL), 0::bigint,
