@@ -50,6 +50,16 @@
  *	  the page; PRUNE, pd_prune_xid and a list of (offset, line pointer)
  *	  followed by PageRepairFragmentation, which is deterministic.
  *
+ *	  Base images carry a checksum in pd_checksum (IplPageChecksum), set
+ *	  whenever a base is written and checked the first time a frame is
+ *	  read after it was allocated or the server started.  It leaves out
+ *	  what changes in a published base without a record: pd_lsn (the
+ *	  generation), pd_flags and pd_prune_xid, the free space (tuples
+ *	  appended in place are vouched for by their record's CRC until
+ *	  IplApplyInPlace covers them) and the hint bits of t_infomask.
+ *	  IplApplyInPlace publishes the new checksum in the same 8-byte word as
+ *	  the pd_lower and pd_upper it goes with.
+ *
  * Locks: the caller holds the page's LWLock (PoolPageLock) exclusively for
  * every change, and the relation's extension lock to add a page.  Readers
  * take the page lock shared.
@@ -333,6 +343,121 @@ IplRedoOwn(Page page, const IplRecord *rec, Page base)
 	return IplRedoExt(page, rec, base, false, false);
 }
 
+/* the t_infomask bits a base image may gain without a record */
+#define IPL_HINT_BITS	(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID | \
+						 HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID)
+
+/*
+ * IplPageChecksum - the 16-bit checksum of a base image: CRC-32C of its
+ * layout fields, line pointers, tuples (hint bits masked) and special
+ * space, folded.  Returns false when the layout fields are impossible (the
+ * page cannot even be walked).
+ */
+static bool
+IplPageChecksum(Page page, uint16 *sum)
+{
+	PageHeader	ph = (PageHeader) page;
+	uint16		lower = ph->pd_lower;
+	uint16		upper = ph->pd_upper;
+	uint16		special = ph->pd_special;
+	OffsetNumber maxoff;
+	pg_crc32c	crc;
+
+	if (lower < SizeOfPageHeaderData || lower > upper || upper > special ||
+		special > BLCKSZ || (lower - SizeOfPageHeaderData) % sizeof(ItemIdData) != 0)
+		return false;
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, (char *) page + offsetof(PageHeaderData, pd_lower),
+				offsetof(PageHeaderData, pd_prune_xid) - offsetof(PageHeaderData, pd_lower));
+	COMP_CRC32C(crc, (char *) page + SizeOfPageHeaderData, lower - SizeOfPageHeaderData);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		uint32		start = ItemIdGetOffset(lp);
+		uint32		len = ItemIdGetLength(lp);
+		HeapTupleHeaderData hdr;
+
+		if (!ItemIdIsNormal(lp))
+			continue;
+		if (start < upper || start + len > special || len < SizeofHeapTupleHeader)
+			return false;
+		memcpy(&hdr, (char *) page + start, SizeofHeapTupleHeader);
+		hdr.t_infomask &= ~IPL_HINT_BITS;
+		COMP_CRC32C(crc, &hdr, SizeofHeapTupleHeader);
+		COMP_CRC32C(crc, (char *) page + start + SizeofHeapTupleHeader,
+					len - SizeofHeapTupleHeader);
+	}
+	COMP_CRC32C(crc, (char *) page + special, BLCKSZ - special);
+	FIN_CRC32C(crc);
+	*sum = (uint16) (crc ^ (crc >> 16));
+	return true;
+}
+
+/*
+ * IplSetChecksum - store the checksum of base image page, about to be
+ * written.
+ */
+static void
+IplSetChecksum(Page page)
+{
+	uint16		sum;
+
+	if (!IplPageChecksum(page, &sum))
+		elog(ERROR, "nvm_am is about to write a page with an impossible layout");
+	((PageHeader) page)->pd_checksum = sum;
+}
+
+/*
+ * IplFrameChecksumOk - does the base image in frame match its checksum?
+ * *stored and *computed tell the two (computed 0 for an impossible
+ * layout).  Caller holds the page lock.
+ */
+bool
+IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed)
+{
+	Page		base = PoolFramePage(frame);
+
+	*stored = ((PageHeader) base)->pd_checksum;
+	if (!IplPageChecksum(base, computed))
+	{
+		*computed = 0;
+		return false;
+	}
+	return *stored == *computed;
+}
+
+/*
+ * IplVerifyFrame - check the checksum of the base image of page blkno in
+ * frame, once per frame after it was allocated or the server started;
+ * ERROR on a mismatch.  Caller holds the page lock.
+ */
+static void
+IplVerifyFrame(int dirIndex, BlockNumber blkno, uint64 frame)
+{
+	uint16		stored;
+	uint16		computed;
+	RelFileNode node;
+	uint64		state;
+
+	if (PoolFrameVerified(frame))
+		return;
+	if (!IplFrameChecksumOk(frame, &stored, &computed))
+	{
+		PoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
+		if (!PoolRelGetKey(dirIndex, &node, &state))
+			node.relNode = InvalidOid;
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("nvm_am page %u of relation with relfilenode %u has a bad checksum",
+						blkno, node.relNode),
+				 errdetail("Frame %llu of the pool stores checksum %u, its contents give %u.",
+						   (unsigned long long) frame, stored, computed),
+				 errhint("Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected.")));
+	}
+	PoolSetFrameVerified(frame);
+}
+
 /*
  * IplLogEmpty - has frame no log record for its current base image?
  */
@@ -454,6 +579,7 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep)
 			return IplSlotPage(slot);
 		IplCacheDropStale(slot, frame);
 	}
+	IplVerifyFrame(dirIndex, blkno, frame);
 	if (IplLogEmpty(frame) &&
 		!LWLockHeldByMeInMode(PoolPageLock(dirIndex, blkno), LW_EXCLUSIVE))
 		return PoolFramePage(frame);
@@ -524,6 +650,7 @@ IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe)
 	Page		dst = PoolFramePage(newframe);
 
 	PageSetGen(image, PoolNextGeneration());
+	IplSetChecksum(image);
 	memcpy(dst, image, BLCKSZ);
 	PoolPersist(dst, BLCKSZ);
 	PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, newframe));
@@ -630,6 +757,8 @@ IplApplyInPlace(int slot, Page image)
 	Assert(s->logAppendOnly && lower >= blower);
 	memcpy((char *) base + blower, (char *) image + blower, lower - blower);
 	PoolPersist((char *) base + blower, lower - blower);
+	/* the checksum travels with pd_lower and pd_upper in one 8-byte word */
+	IplSetChecksum(image);
 	memcpy(&word, (char *) image + 8, sizeof(word));
 	PoolPublish64((uint64 *) ((char *) base + 8), word);
 	PageSetGen(image, PoolNextGeneration());
@@ -688,6 +817,7 @@ IplNewPage(int dirIndex)
 	page = PoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
 	PageSetGen(page, PoolNextGeneration());
+	IplSetChecksum(page);
 	PoolPersist(page, BLCKSZ);
 	PoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
@@ -1300,6 +1430,7 @@ IplCopyRelation(int srcIndex, int dstIndex, SMgrRelation dstsmgr)
 		memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
 		LWLockRelease(lock);
 		PageSetGen(page, PoolNextGeneration());
+		IplSetChecksum(page);
 		PoolPersist(page, BLCKSZ);
 		PoolRelMapNewBlock(dstIndex, blkno, frame);
 		NvmStorageExtended(dstsmgr, blkno);

@@ -97,6 +97,7 @@ typedef enum NvmCounter
 	NVM_STAT_IPL_TORN_RECORDS,
 	NVM_STAT_CACHE_EVICTIONS,
 	NVM_STAT_PAGES_SEALED_IN_PLACE,
+	NVM_STAT_CHECKSUM_FAILURES,
 	NVM_STAT_COMMIT_RECORDS,
 	NVM_STAT_COMMIT_DRAINS,
 	NVM_STAT_COMMITS_THROUGH_WAL,
@@ -188,6 +189,8 @@ extern void PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);
 extern uint64 PoolRelGetFrame(int dirIndex, BlockNumber blkno);
 extern uint64 PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe);
 extern void PoolPinFrame(uint64 frame);
+extern bool PoolFrameVerified(uint64 frame);
+extern void PoolSetFrameVerified(uint64 frame);
 extern void PoolUnpinFrame(uint64 frame);
 extern void PoolReleaseAllPins(void);
 extern void PoolRelEnsurePath(int dirIndex, BlockNumber blkno);
@@ -222,6 +225,7 @@ extern Page IplGetPage(int dirIndex, BlockNumber blkno);
 extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
 						char *copybuf);
 extern void IplDropPage(uint64 *held);
+extern bool IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed);
 
 /* ----------------------------------------------------------------
  * ipl_cache.c: merged page images in shared memory

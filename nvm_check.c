@@ -7,7 +7,9 @@
  *	  a sound table).  It never changes anything and never trusts what it
  *	  reads: every offset and length is checked before it is followed.
  *
- *	  Checked: page headers (bounds, version), line pointers (bounds,
+ *	  Checked: the checksum of each page's base image (a page that fails
+ *	  it is reported and not read further), page headers (bounds, version),
+ *	  line pointers (bounds,
  *	  alignment, overlapping tuples, storage of dead and unused ones),
  *	  redirects (to a heap-only tuple on the page), tuple headers (header
  *	  length, attribute count, xmin and xmax not in the future and not
@@ -37,6 +39,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/bitmapset.h"
 #include "storage/bufpage.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -53,6 +56,7 @@ typedef struct CheckState
 	Tuplestorestate *ts;
 	TupleDesc	desc;
 	int64		problems;
+	Bitmapset  *badpages;		/* blocks whose base fails its checksum */
 } CheckState;
 
 static void
@@ -276,6 +280,8 @@ CheckIndex(CheckState *cs, Relation rel, Relation index, int dirIndex)
 						RelationGetRelationName(index), nblocks);
 			continue;
 		}
+		if (bms_is_member((int) blkno, cs->badpages))
+			continue;			/* reported already, cannot be read */
 		lock = PoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
 		page = IplGetPage(dirIndex, blkno);
@@ -318,6 +324,7 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	cs.ts = rsinfo->setResult;
 	cs.desc = rsinfo->setDesc;
 	cs.problems = 0;
+	cs.badpages = NULL;
 
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel == NULL)
@@ -343,10 +350,20 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	{
 		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
 		PGAlignedBlock copy;
+		uint16		stored;
+		uint16		computed;
 
 		CHECK_FOR_INTERRUPTS();
 		/* check a copy: the checks may not write the page, hint bits aside */
 		LWLockAcquire(lock, LW_SHARED);
+		if (!IplFrameChecksumOk(PoolRelGetFrame(dirIndex, blkno), &stored, &computed))
+		{
+			LWLockRelease(lock);
+			CheckReport(&cs, blkno, InvalidOffsetNumber,
+						"page checksum mismatch: stored %u, computed %u", stored, computed);
+			cs.badpages = bms_add_member(cs.badpages, (int) blkno);
+			continue;
+		}
 		memcpy(copy.data, IplGetPage(dirIndex, blkno), BLCKSZ);
 		LWLockRelease(lock);
 		CheckPage(&cs, rel, copy.data, blkno, nblocks, next, frozen);

@@ -187,7 +187,8 @@ static int	local_npins = 0;
 static int	local_maxpins = 0;
 
 #define PIN_RETIRED		0x80000000u
-#define PIN_COUNT_MASK	0x7FFFFFFFu
+#define PIN_VERIFIED	0x40000000u /* checksum of the base checked */
+#define PIN_COUNT_MASK	0x3FFFFFFFu
 
 static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"pmem_bytes_written",
@@ -216,6 +217,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"ipl_torn_records",
 	"merge_cache_evictions",
 	"pages_sealed_in_place",
+	"checksum_failures",
 	"commit_records",
 	"commit_drains",
 	"commits_through_wal",
@@ -969,6 +971,9 @@ PoolTryAllocFrame(void)
 	}
 	LWLockRelease(lock);
 	Assert(frame == 0 || FrameValid(frame));
+	/* a new base image will be written here: check it when first read */
+	if (frame != 0)
+		pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_VERIFIED);
 	return frame;
 }
 
@@ -1375,13 +1380,30 @@ static void
 PoolUnpinShared(uint64 frame)
 {
 	uint32		old = pg_atomic_fetch_sub_u32(&pool_pins[frame], 1);
-	uint32		retired = PIN_RETIRED;
+	uint32		now = old - 1;
 
 	Assert((old & PIN_COUNT_MASK) > 0);
 	/* the last pin of a retired frame frees it (image slots never retire) */
-	if (old == (PIN_RETIRED | 1) && FrameValid(frame) &&
-		pg_atomic_compare_exchange_u32(&pool_pins[frame], &retired, 0))
+	if ((now & PIN_RETIRED) && (now & PIN_COUNT_MASK) == 0 && FrameValid(frame) &&
+		pg_atomic_compare_exchange_u32(&pool_pins[frame], &now, 0))
 		PoolFreeOne(frame);
+}
+
+/*
+ * PoolFrameVerified, PoolSetFrameVerified - whether the checksum of the base
+ * image in frame was checked since the frame was allocated or the server
+ * started (a flag in the frame's pin word, cleared when the frame is freed).
+ */
+bool
+PoolFrameVerified(uint64 frame)
+{
+	return (pg_atomic_read_u32(&pool_pins[frame]) & PIN_VERIFIED) != 0;
+}
+
+void
+PoolSetFrameVerified(uint64 frame)
+{
+	pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_VERIFIED);
 }
 
 /*
@@ -1473,11 +1495,11 @@ void
 PoolRetireFrame(uint64 frame)
 {
 	uint32		old = pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_RETIRED);
-	uint32		retired = PIN_RETIRED;
+	uint32		now = old | PIN_RETIRED;
 
 	Assert(!(old & PIN_RETIRED));
 	if ((old & PIN_COUNT_MASK) == 0 &&
-		pg_atomic_compare_exchange_u32(&pool_pins[frame], &retired, 0))
+		pg_atomic_compare_exchange_u32(&pool_pins[frame], &now, 0))
 		PoolFreeOne(frame);
 }
 

@@ -18,11 +18,13 @@ start the server again and time the first answered query.  Reported:
 
 heap and nvm_am run in separate clusters (one at a time, so that 5 GB of
 each fit in memory).  Results: bench/results/recovery.csv, recovery.png and
-a table on standard output.  Uses the helpers of run_bench.py.  Run it
+a table on standard output and in recovery_table.txt.  Uses the helpers of run_bench.py.  Run it
 with Debian's /usr/bin/python3 (python3-matplotlib is installed for it).
 """
 import argparse
+import contextlib
 import csv
+import io
 import os
 import re
 import sys
@@ -32,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench as rb  # noqa: E402
 
 # pgbench scale -> about 15 MB of pgbench_accounts per unit
-FULL_SCALES = (7, 70, 350)
+FULL_SCALES = (7, 70, 390)
 QUICK_SCALES = (2, 7)
 RUN_S = 10
 
@@ -154,7 +156,12 @@ def main():
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
-    print_table(rows)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print_table(rows)
+    sys.stdout.write(buf.getvalue())
+    with open(os.path.join(rb.RESULTS, "recovery_table.txt"), "w") as f:
+        f.write(buf.getvalue().lstrip("\n"))
     plot(rows, rb.RESULTS)
     return 0
 

@@ -36,6 +36,8 @@ Run as root (servers and clients run as user "postgres") or as the owner.
 Only the Python standard library and matplotlib (Agg) are used.
 """
 import argparse
+import contextlib
+import io
 import csv
 import glob
 import os
@@ -879,7 +881,12 @@ def main():
     add_ratios(rows)
     write_csv(rows, os.path.join(RESULTS, "results.csv"))
     plot(rows, RESULTS)
-    print_table(rows, cfg, opts.quick, pool_bytes)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print_table(rows, cfg, opts.quick, pool_bytes)
+    sys.stdout.write(buf.getvalue())
+    with open(os.path.join(RESULTS, "table.txt"), "w") as f:
+        f.write(buf.getvalue().lstrip("\n"))
     log("== done in %.0f s; results in %s" % (time.monotonic() - t0, RESULTS))
     return 1 if any(r["status"] != "ok" for r in rows) else 0
 

@@ -19,6 +19,10 @@
 #     entry of a transaction that committed in clog is left alone;
 #   - PREPARE TRANSACTION of nvm_am changes survives a crash and COMMIT
 #     PREPARED / ROLLBACK PREPARED decide it afterwards;
+#   - a page-table entry pointing outside the pool and a frame whose
+#     checksum does not match: clear errors for that table, a warning at
+#     start, nvm_am_check lists the damaged page, other tables readable,
+#     the damaged tables can be dropped;
 #   - the recovery worker runs recovery before anyone asks.
 use strict;
 use warnings;
@@ -60,12 +64,7 @@ sub stat_value
 sub crash
 {
 	my ($name) = @_;
-	my $pm = postmaster_pid($node);
-	kill 'STOP', $pm;
-	my @children = children_of($pm);
-	kill 'KILL', @children;
-	$node->kill9;
-	ok(wait_gone($pm, @children), "$name: server gone after SIGKILL");
+	ok(kill_server($node), "$name: server gone after SIGKILL");
 	$node->start;
 	return;
 }
@@ -178,12 +177,7 @@ is(stat_value('frozen_winners'), 0, 'no winner restored from a damaged or alread
 # transaction commit through WAL: write something first)
 sql(q{INSERT INTO n VALUES (4000, 'warm-up')});
 $xid = sql(q{BEGIN; INSERT INTO n VALUES (4003, 'torn-lost'); SELECT txid_current(); COMMIT;});
-my $pm = postmaster_pid($node);
-kill 'STOP', $pm;
-my @children = children_of($pm);
-kill 'KILL', @children;
-$node->kill9;
-ok(wait_gone($pm, @children), 'server gone');
+ok(kill_server($node), 'server gone after SIGKILL');
 $torn_at = find_entry($xid);
 ok(defined $torn_at, 'commit-log entry of the lost commit found');
 damage_entry($torn_at) if defined $torn_at;
@@ -204,38 +198,74 @@ sql(q{ROLLBACK PREPARED 'p2'});
 is(sql(q{SELECT string_agg(id::text, ',') FROM n WHERE id IN (5001, 5002)}), '5001',
 	'COMMIT PREPARED and ROLLBACK PREPARED decide them');
 
-# --- a page-table entry that points outside the pool ----------------------------
-sql(q{CREATE TABLE pt (id int, pad text) USING nvm_am;
-      INSERT INTO pt SELECT g, repeat('p', 200) FROM generate_series(1, 100) g;});
-my $relnode = sql(q{SELECT pg_relation_filenode('pt')});
-my $before_n = sql('SELECT count(*) FROM n');
-$node->stop('fast');
+# --- damaged page tables and frames ----------------------------------------------
+# leaf_entry RELNODE BLKNO - pool offset of the page-table entry of block
+# BLKNO (< 1024) of the relation with that relfilenode.  Header: dir_offset
+# at 32, dir_entries at 40, frames_offset at 48; directory entry: state,
+# spc, db, rel, pad, root frame, nblocks.
+sub leaf_entry
 {
-	# header: dir_offset at 32, dir_entries at 40, frames_offset at 48;
-	# directory entry: state, spc, db, rel, pad, root frame, nblocks
+	my ($relnode, $blkno) = @_;
 	my ($dir_off, $dir_n, $frames_off) = unpack('Q< Q< Q<', read_bytes($pool, 32, 24));
-	my $leaf_at;
 	for my $i (0 .. $dir_n - 1)
 	{
 		my ($state, $spc, $db, $rel, $pad, $root) =
 		  unpack('Q< L< L< L< L< Q<', read_bytes($pool, $dir_off + 64 * $i, 32));
 		next unless $state && $rel == $relnode;
 		my $leaf = unpack('Q<', read_bytes($pool, $frames_off + ($root - 1) * 8192, 8));
-		$leaf_at = $frames_off + ($leaf - 1) * 8192;
+		return $frames_off + ($leaf - 1) * 8192 + 8 * $blkno;
 	}
-	ok(defined $leaf_at, 'page table of the table found');
-	# block 1's frame number: far beyond the end of the pool
-	write_bytes($pool, $leaf_at + 8, pack('Q<', 1 << 40)) if defined $leaf_at;
+	return undef;
+}
+
+# frame_offset RELNODE BLKNO - pool offset of the frame of that block
+sub frame_offset
+{
+	my $entry = leaf_entry(@_);
+	return undef unless defined $entry;
+	my $frames_off = unpack('Q<', read_bytes($pool, 48, 8));
+	return $frames_off + (unpack('Q<', read_bytes($pool, $entry, 8)) - 1) * 8192;
+}
+
+sql(q{CREATE TABLE pt (id int, pad text) USING nvm_am;
+      INSERT INTO pt SELECT g, repeat('p', 200) FROM generate_series(1, 100) g;
+      CREATE TABLE ck (id int, pad text) USING nvm_am;
+      INSERT INTO ck SELECT g, repeat('c', 200) FROM generate_series(1, 100) g;});
+my $pt_node = sql(q{SELECT pg_relation_filenode('pt')});
+my $ck_node = sql(q{SELECT pg_relation_filenode('ck')});
+my $before_n = sql('SELECT count(*) FROM n');
+$node->stop('fast');
+my $entry = leaf_entry($pt_node, 1);
+ok(defined $entry, 'page table of the first table found');
+# block 1's frame number: far beyond the end of the pool
+write_bytes($pool, $entry, pack('Q<', 1 << 40)) if defined $entry;
+# a byte of a tuple on block 0 of the second table (tuples fill a page from
+# its end; block 0 was left full, so its base holds them all)
+my $frame = frame_offset($ck_node, 0);
+ok(defined $frame, 'frame of the second table found');
+if (defined $frame)
+{
+	my $byte = read_bytes($pool, $frame + 8150, 1);
+	write_bytes($pool, $frame + 8150, chr(ord($byte) ^ 0x20));
 }
 $node->start;
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM pt');
-isnt($ret, 0, 'reading the damaged table fails');
+isnt($ret, 0, 'reading the table with the damaged page table fails');
 like($err, qr/ERROR:  nvm_am page table of relation \d+ is corrupt at block 1/, 'with a clear error');
-is(sql('SELECT count(*) FROM n'), $before_n, 'the other tables stay readable');
 like(slurp_file($node->logfile), qr/WARNING:  nvm_am pool entry \d+ references frame \d+ outside the pool/,
 	'the start warns about the entry');
-sql('DROP TABLE pt');
-is(sql('SELECT count(*) FROM n'), $before_n, 'the damaged table can be dropped');
+($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM ck');
+isnt($ret, 0, 'reading the table with the damaged frame fails');
+like($err, qr/ERROR:  nvm_am page 0 of relation with relfilenode $ck_node has a bad checksum/,
+	'with a clear error');
+like(sql(q{SELECT string_agg(blkno || ':' || problem, ',') FROM nvm_am_check('ck')}),
+	qr/^0:page checksum mismatch: stored \d+, computed \d+$/, 'nvm_am_check reports the damaged page');
+cmp_ok(stat_value('checksum_failures'), '>=', 1, 'checksum_failures counts it');
+is(sql(q{SELECT count(*) > 0 FROM ck WHERE ctid >= '(1,0)'}), 't',
+	'the other pages of that table stay readable (a TID range scan past block 0)');
+is(sql('SELECT count(*) FROM n'), $before_n, 'the other tables stay readable');
+sql('DROP TABLE pt, ck');
+is(sql('SELECT count(*) FROM n'), $before_n, 'the damaged tables can be dropped');
 
 # --- the recovery worker ------------------------------------------------------------
 crash('worker');

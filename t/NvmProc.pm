@@ -7,7 +7,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone read_bytes write_bytes);
+our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes);
 
 # proc_stat PID - (state, parent pid) of a process (comm may hold spaces)
 sub proc_stat
@@ -80,6 +80,21 @@ sub write_bytes
 	syswrite($fh, $bytes) == length($bytes) or die "write $path: $!";
 	close $fh;
 	return;
+}
+
+
+# kill_server NODE - SIGKILL the node's postmaster and all its children (the
+# postmaster stopped first, so that no backend sees it die and exits
+# cleanly), and wait until they are gone; true if they are
+sub kill_server
+{
+	my ($node) = @_;
+	my $pm = postmaster_pid($node);
+	kill 'STOP', $pm;
+	my @children = children_of($pm);
+	kill 'KILL', @children;
+	$node->kill9;
+	return wait_gone($pm, @children);
 }
 
 1;
