@@ -1328,6 +1328,31 @@ NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
 }
 
 /*
+ * NvmUnlinkedUpdater - the running transaction (not ours) that is updating
+ * tup without having linked the new version yet, or InvalidTransactionId.
+ * A non-HOT update writes the old version's xmax, releases the page to
+ * store the new version elsewhere and only then sets the old version's
+ * ctid; a lock taken in between could not follow the chain to the new
+ * version, so it waits for the updater instead (heap would not: it keeps
+ * the new locker in the new version's xmax).  Caller holds the page lock.
+ */
+static TransactionId
+NvmUnlinkedUpdater(HeapTuple tup)
+{
+	HeapTupleHeader t = tup->t_data;
+	TransactionId updater;
+
+	if ((t->t_infomask & HEAP_XMAX_INVALID) || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
+		!ItemPointerEquals(&t->t_ctid, &tup->t_self))
+		return InvalidTransactionId;
+	updater = HeapTupleHeaderGetUpdateXid(t);
+	if (!TransactionIdIsValid(updater) || TransactionIdIsCurrentTransactionId(updater) ||
+		!TransactionIdIsInProgress(updater))
+		return InvalidTransactionId;
+	return updater;
+}
+
+/*
  * NvmHoldsAtLeast - does the current transaction (under any of its xids)
  * hold a lock on t at least as strong as want?
  */
@@ -1472,6 +1497,8 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 	{
 		/* only a running holder whose lock conflicts with ours matters */
 		xwait = NvmConflictingHolder(tup->t_data, want);
+		if (!TransactionIdIsValid(xwait) && !NvmStatusIsUpdate(want))
+			xwait = NvmUnlinkedUpdater(tup);
 		if (!TransactionIdIsValid(xwait))
 		{
 			if (HEAP_XMAX_IS_LOCKED_ONLY(tup->t_data->t_infomask))
@@ -1487,6 +1514,8 @@ NvmCheckModify(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				if (result == TM_BeingModified)
 				{
 					xwait = NvmConflictingHolder(tup->t_data, want);
+					if (!TransactionIdIsValid(xwait) && !NvmStatusIsUpdate(want))
+						xwait = NvmUnlinkedUpdater(tup);
 					if (!TransactionIdIsValid(xwait))
 						result = TM_Ok;
 				}
@@ -1938,6 +1967,8 @@ NvmLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 			return;
 		}
 		xwait = NvmConflictingHolder(tup.t_data, want);
+		if (!TransactionIdIsValid(xwait))
+			xwait = NvmUnlinkedUpdater(&tup);
 		if (TransactionIdIsValid(xwait))
 		{
 			LWLockRelease(lock);
