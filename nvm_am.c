@@ -1328,6 +1328,18 @@ NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
 }
 
 /*
+ * NvmTupleUpdater - the transaction that updated or deleted t (finished or
+ * not), or InvalidTransactionId when xmax holds lockers only or nothing.
+ */
+static TransactionId
+NvmTupleUpdater(HeapTupleHeader t)
+{
+	if ((t->t_infomask & HEAP_XMAX_INVALID) || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return InvalidTransactionId;
+	return HeapTupleHeaderGetUpdateXid(t);
+}
+
+/*
  * NvmUnlinkedUpdater - the running transaction (not ours) that is updating
  * tup without having linked the new version yet, or InvalidTransactionId.
  * A non-HOT update writes the old version's xmax, releases the page to
@@ -1339,14 +1351,11 @@ NvmConflictingHolder(HeapTupleHeader t, MultiXactStatus want)
 static TransactionId
 NvmUnlinkedUpdater(HeapTuple tup)
 {
-	HeapTupleHeader t = tup->t_data;
-	TransactionId updater;
+	TransactionId updater = NvmTupleUpdater(tup->t_data);
 
-	if ((t->t_infomask & HEAP_XMAX_INVALID) || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
-		!ItemPointerEquals(&t->t_ctid, &tup->t_self))
-		return InvalidTransactionId;
-	updater = HeapTupleHeaderGetUpdateXid(t);
-	if (!TransactionIdIsValid(updater) || TransactionIdIsCurrentTransactionId(updater) ||
+	if (!TransactionIdIsValid(updater) ||
+		!ItemPointerEquals(&tup->t_data->t_ctid, &tup->t_self) ||
+		TransactionIdIsCurrentTransactionId(updater) ||
 		!TransactionIdIsInProgress(updater))
 		return InvalidTransactionId;
 	return updater;
@@ -1951,7 +1960,7 @@ NvmLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 		LWLock	   *lock;
 		Page		page;
 		TransactionId xwait;
-		TransactionId updater = InvalidTransactionId;
+		TransactionId updater;
 		ItemPointerData next;
 
 		CHECK_FOR_INTERRUPTS();
@@ -1975,9 +1984,7 @@ NvmLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 			XactLockTableWait(xwait, rel, &ctid, XLTW_LockUpdated);
 			continue;			/* look at the same version again */
 		}
-		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
-			!HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask))
-			updater = HeapTupleHeaderGetUpdateXid(tup.t_data);
+		updater = NvmTupleUpdater(tup.t_data);
 		next = tup.t_data->t_ctid;
 		if (TransactionIdIsValid(updater) &&
 			TransactionIdIsCurrentTransactionId(updater))
@@ -2079,11 +2086,8 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		if (!NvmHoldsAtLeast(tup.t_data, want))
 		{
 			ItemPointerData next = tup.t_data->t_ctid;
-			TransactionId updater = InvalidTransactionId;
+			TransactionId updater = NvmTupleUpdater(tup.t_data);
 
-			if (!HEAP_XMAX_IS_LOCKED_ONLY(tup.t_data->t_infomask) &&
-				!(tup.t_data->t_infomask & HEAP_XMAX_INVALID))
-				updater = HeapTupleHeaderGetUpdateXid(tup.t_data);
 			NvmJoinLock(page, &tup, want, cid);
 			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 			LWLockRelease(lock);

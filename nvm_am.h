@@ -107,7 +107,6 @@ typedef enum NvmCounter
 	NVM_STAT_RECOVERED_LOSERS,
 	NVM_STAT_FROZEN_WINNERS,
 	NVM_STAT_ORPHANS_RECLAIMED,
-	NVM_STAT_RECOVERY_MS,
 	NVM_STAT_RECOVERY_US,
 	NVM_NUM_COUNTERS
 } NvmCounter;
@@ -202,8 +201,6 @@ extern LWLock *PoolPageLock(int dirIndex, BlockNumber blkno);
 extern LWLock *PoolCommitLogLock(void);
 extern NvmXactSlot *PoolXactSlot(int i);
 extern NvmCommitEntry *PoolCommitEntry(int i);
-extern void PoolCounterSet(NvmCounter c, uint64 value);
-extern uint64 PoolRebuildMicros(void);
 
 /* ----------------------------------------------------------------
  * ipl_log.c: page operations (the only code that changes a page)

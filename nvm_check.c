@@ -9,8 +9,8 @@
  *
  *	  Checked: the checksum of each page's base image (a page that fails
  *	  it is reported and not read further), page headers (bounds, version),
- *	  line pointers (bounds,
- *	  alignment, overlapping tuples, storage of dead and unused ones),
+ *	  line pointers (bounds, alignment, overlapping tuples, storage of dead
+ *	  and unused ones),
  *	  redirects (to a heap-only tuple on the page), tuple headers (header
  *	  length, attribute count, xmin and xmax not in the future and not
  *	  older than relfrozenxid unless frozen, ctid inside the table),

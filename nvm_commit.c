@@ -88,18 +88,16 @@
 
 #include "nvm_am.h"
 
-typedef enum CommitEntryState
-{
-	ENTRY_FREE = 0,				/* may be allocated */
-	ENTRY_BUSY,					/* allocated, transaction not finished */
-	ENTRY_DONE					/* committed; free once WAL is flushed past
-								 * retire_lsn */
-} CommitEntryState;
+/* retire_lsn of an entry whose transaction has not finished */
+#define ENTRY_BUSY		PG_UINT64_MAX
 
+/*
+ * The allocation state of the commit log: an entry is free once WAL is
+ * flushed up to its retire_lsn (0 for an entry never used or withdrawn).
+ */
 typedef struct NvmCommitShared
 {
 	int			hand;			/* next entry to look at */
-	uint8		state[NVM_COMMIT_LOG_ENTRIES];
 	XLogRecPtr	retire_lsn[NVM_COMMIT_LOG_ENTRIES];
 } NvmCommitShared;
 
@@ -198,11 +196,9 @@ CommitLogAlloc(void)
 		int			i = commit_shared->hand;
 
 		commit_shared->hand = (i + 1) % NVM_COMMIT_LOG_ENTRIES;
-		if (commit_shared->state[i] == ENTRY_FREE ||
-			(commit_shared->state[i] == ENTRY_DONE &&
-			 commit_shared->retire_lsn[i] <= flushed))
+		if (commit_shared->retire_lsn[i] <= flushed)
 		{
-			commit_shared->state[i] = ENTRY_BUSY;
+			commit_shared->retire_lsn[i] = ENTRY_BUSY;
 			result = i;
 			break;
 		}
@@ -249,6 +245,8 @@ NvmCommitPreCommit(void)
 	{
 		NvmCommitEntry rec;
 
+		/* ours from now on: an error withdraws and frees it */
+		xact_entry = entry;
 		memset(&rec, 0, sizeof(rec));
 		rec.fxid = U64FromFullTransactionId(fxid);
 		rec.nsubxids = nchildren;
@@ -256,7 +254,6 @@ NvmCommitPreCommit(void)
 		rec.crc = CommitEntryCrc(&rec);
 		memcpy(PoolCommitEntry(entry), &rec, sizeof(rec));
 		PoolPersist(PoolCommitEntry(entry), sizeof(rec));
-		xact_entry = entry;
 		PoolCountAdd(NVM_STAT_COMMIT_RECORDS, 1);
 		PoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
 		return;
@@ -299,14 +296,8 @@ NvmCommitEnd(bool committed)
 			PoolPublish64(&PoolCommitEntry(i)->fxid, 0);
 		}
 		LWLockAcquire(PoolCommitLogLock(), LW_EXCLUSIVE);
-		if (committed)
-		{
-			/* our commit record is behind the insert position */
-			commit_shared->retire_lsn[i] = GetXLogInsertRecPtr();
-			commit_shared->state[i] = ENTRY_DONE;
-		}
-		else
-			commit_shared->state[i] = ENTRY_FREE;
+		/* a commit record is behind the insert position */
+		commit_shared->retire_lsn[i] = committed ? GetXLogInsertRecPtr() : 0;
 		LWLockRelease(PoolCommitLogLock());
 	}
 	if (xact_wrote_nvm)
@@ -354,10 +345,10 @@ NvmCommitRecover(void)
 	instr_time	duration;
 	int			nwinners = 0;
 	int			nlosers = 0;
-	int			nprepared = 0;
+	int			nprepared_committed = 0;
+	int			nprepared_aborted = 0;
 	int		   *winners = palloc(sizeof(int) * NVM_COMMIT_LOG_ENTRIES);
 	XLogRecPtr	lastlsn = InvalidXLogRecPtr;
-	uint64		micros;
 
 	INSTR_TIME_SET_CURRENT(start);
 	LWLockAcquire(XactTruncationLock, LW_SHARED);
@@ -411,7 +402,6 @@ NvmCommitRecover(void)
 			PoolFlush(&e->fxid, sizeof(uint64));
 		}
 	}
-	PoolCountAdd(NVM_STAT_FROZEN_WINNERS, nwinners);
 
 	/* slots: losers and prepared transactions */
 	for (int i = 0; i < NVM_XACT_SLOTS; i++)
@@ -427,15 +417,13 @@ NvmCommitRecover(void)
 			TransactionIdDidCommit(XidFromFullTransactionId(fxid));
 		if (slot->word & NVM_SLOT_PREPARED)
 		{
-			nprepared++;
-			PoolCountAdd(committed ? NVM_STAT_PREPARED_RESOLVED_COMMIT :
-						 NVM_STAT_PREPARED_RESOLVED_ABORT, 1);
+			if (committed)
+				nprepared_committed++;
+			else
+				nprepared_aborted++;
 		}
 		else if (!committed)
-		{
 			nlosers++;
-			PoolCountAdd(NVM_STAT_RECOVERED_LOSERS, 1);
-		}
 		slot->word = 0;
 		PoolFlush(&slot->word, sizeof(uint64));
 	}
@@ -445,13 +433,16 @@ NvmCommitRecover(void)
 
 	INSTR_TIME_SET_CURRENT(duration);
 	INSTR_TIME_SUBTRACT(duration, start);
-	micros = INSTR_TIME_GET_MICROSEC(duration) + PoolRebuildMicros();
-	PoolCounterSet(NVM_STAT_RECOVERY_US, micros);
-	PoolCounterSet(NVM_STAT_RECOVERY_MS, (micros + 500) / 1000);
-	if (nwinners + nlosers + nprepared > 0)
+	PoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
+	PoolCountAdd(NVM_STAT_FROZEN_WINNERS, nwinners);
+	PoolCountAdd(NVM_STAT_RECOVERED_LOSERS, nlosers);
+	PoolCountAdd(NVM_STAT_PREPARED_RESOLVED_COMMIT, nprepared_committed);
+	PoolCountAdd(NVM_STAT_PREPARED_RESOLVED_ABORT, nprepared_aborted);
+	if (nwinners + nlosers + nprepared_committed + nprepared_aborted > 0)
 		ereport(LOG,
 				(errmsg("nvm_am recovered %d committed, %d interrupted and %d prepared transactions in %.3f ms",
-						nwinners, nlosers, nprepared, micros / 1000.0)));
+						nwinners, nlosers, nprepared_committed + nprepared_aborted,
+						PoolCounterValue(NVM_STAT_RECOVERY_US) / 1000.0)));
 }
 
 /*

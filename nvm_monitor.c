@@ -55,6 +55,8 @@ nvm_am_stats_values(PG_FUNCTION_ARGS)
 				  info.frames_total - info.frames_free);
 	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_free", info.frames_free);
 	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "relations", info.relations);
+	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "recovery_ms",
+				  (PoolCounterValue(NVM_STAT_RECOVERY_US) + 500) / 1000);
 	return (Datum) 0;
 }
 

@@ -154,7 +154,6 @@ typedef struct NvmPoolShared
 	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
-	uint64		rebuild_us;		/* time of the last PoolRebuildAllocation */
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
 } NvmPoolShared;
 
@@ -227,7 +226,6 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"recovered_losers",
 	"frozen_winners",
 	"orphans_reclaimed",
-	"recovery_ms",
 	"recovery_us",
 };
 
@@ -807,7 +805,8 @@ PoolShmemInit(void)
 			PoolRebuildAllocation();
 			INSTR_TIME_SET_CURRENT(duration);
 			INSTR_TIME_SUBTRACT(duration, start);
-			pool_shared->rebuild_us = INSTR_TIME_GET_MICROSEC(duration);
+			/* the first part of recovery; NvmCommitRecover adds its own */
+			PoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
 			/* numbers below the high-water mark may have been used */
 			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1);
 		}
@@ -824,24 +823,6 @@ PoolCountAdd(NvmCounter c, uint64 n)
 {
 	if (pool_shared)
 		pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
-}
-
-/* PoolCounterSet - set a counter that is a measurement, not a count */
-void
-PoolCounterSet(NvmCounter c, uint64 value)
-{
-	if (pool_shared)
-		pg_atomic_write_u64(&pool_shared->counters[c], value);
-}
-
-/*
- * PoolRebuildMicros - how long the postmaster took to rebuild the
- * allocation state from the page tables at the last (re)start.
- */
-uint64
-PoolRebuildMicros(void)
-{
-	return pool_shared ? pool_shared->rebuild_us : 0;
 }
 
 uint64
@@ -895,9 +876,6 @@ PoolDirLock(void)
 	return &pool_shared->locks[NVM_LOCK_DIR].lock;
 }
 
-/*
- * PoolPageLock - the LWLock that guards reads and changes of one page.
- */
 /* PoolCommitLogLock - the lock around the commit log's allocation state */
 LWLock *
 PoolCommitLogLock(void)
@@ -924,6 +902,9 @@ PoolCommitEntry(int i)
 	return &pool_clog[i];
 }
 
+/*
+ * PoolPageLock - the LWLock that guards reads and changes of one page.
+ */
 LWLock *
 PoolPageLock(int dirIndex, BlockNumber blkno)
 {
@@ -1392,7 +1373,7 @@ PoolUnpinShared(uint64 frame)
 /*
  * PoolFrameVerified, PoolSetFrameVerified - whether the checksum of the base
  * image in frame was checked since the frame was allocated or the server
- * started (a flag in the frame's pin word, cleared when the frame is freed).
+ * started (a flag in the frame's pin word, cleared by PoolTryAllocFrame).
  */
 bool
 PoolFrameVerified(uint64 frame)
