@@ -2,14 +2,24 @@
 MODULE_big = nvm_am
 OBJS = \
 	nvm_am.o \
+	nvm_guc.o \
+	nvm_scan.o \
+	nvm_index.o \
+	nvm_modify.o \
+	nvm_rowlock.o \
+	nvm_prune.o \
+	nvm_vacuum.o \
+	nvm_visibility.o \
+	nvm_check.o \
+	nvm_monitor.o \
 	ipl_log.o \
 	ipl_cache.o \
-	nvm_pool.o \
-	nvm_visibility.o \
-	nvm_monitor.o \
-	nvm_check.o \
+	nvm_storage.o \
+	nvm_recovery.o \
 	nvm_commit.o \
-	pmem_smgr_hook.o
+	nvm_xlog.o \
+	nvm_pool.o \
+	nvm_pool_dir.o
 
 EXTENSION = nvm_am
 DATA = nvm_am--0.1.sql
@@ -32,5 +42,28 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# every module includes the one internal header
-$(OBJS): nvm_am.h
+# each layer's header includes the headers of the layers it uses
+$(OBJS): nvm_pool.h
+nvm_pool.o nvm_pool_dir.o: nvm_pool_internal.h
+nvm_am.o nvm_guc.o nvm_scan.o nvm_index.o nvm_modify.o nvm_rowlock.o \
+nvm_prune.o nvm_vacuum.o nvm_visibility.o nvm_check.o nvm_monitor.o: nvm_am.h nvm_page.h nvm_hooks.h
+ipl_log.o ipl_cache.o: nvm_page.h
+nvm_storage.o nvm_recovery.o nvm_commit.o nvm_xlog.o: nvm_hooks.h
+
+# Developer shortcuts for scripts/test.sh's single-test options (see
+# bash scripts/test.sh --help).  They use the installed nvm_am (make install
+# first); regress and isolation tests run against the server named by
+# PGHOST/PGPORT/PGUSER, TAP files start their own clusters.
+#   make check-layers
+#   make installcheck-regress TESTS='nvm_basic nvm_hot'
+#   make installcheck-isolation TESTS=nvm_row_locks
+#   make installcheck-tap TESTS=t/001_pool_errors.pl
+.PHONY: check-layers installcheck-regress installcheck-isolation installcheck-tap
+check-layers:
+	python3 scripts/check_layers.py
+installcheck-regress:
+	bash scripts/test.sh --regress $(TESTS)
+installcheck-isolation:
+	bash scripts/test.sh --isolation $(TESTS)
+installcheck-tap:
+	bash scripts/test.sh --tap $(TESTS)

@@ -16,11 +16,11 @@
  * one int32 per pool frame maps a frame to the slot holding its image.
  *
  * Locks: a frame's map entry and the slot it names are read and changed
- * under the page lock (PoolPageLock) of the page living in that frame:
+ * under the page lock (NvmPoolPageLock) of the page living in that frame:
  * shared to read, exclusive to change or drop the image.  A backend that
  * merges under a shared page lock installs its image under the cache's
  * spinlock, which also guards taking a free slot; the loser of a race
- * frees its copy.  Slots are pinned like frames (PoolPinFrame, with the
+ * frees its copy.  Slots are pinned like frames (NvmPoolPinFrame, with the
  * numbers above the pool's frames), so a reader may keep pointers into an
  * image after releasing the page lock; a pinned slot is never reused.  To
  * reuse a slot that holds an image, the evicting backend takes that page's
@@ -36,7 +36,7 @@
 #include "storage/shmem.h"
 #include "storage/spin.h"
 
-#include "nvm_am.h"
+#include "nvm_page.h"
 
 /* slot->frame of a slot taken by a backend and not yet mapped */
 #define SLOT_RESERVED	PG_UINT64_MAX
@@ -73,7 +73,7 @@ IplCacheShmemSize(void)
 
 	size = add_size(TYPEALIGN(ALIGNOF_BUFFER, size), ALIGNOF_BUFFER);
 	size = add_size(size, mul_size(IplCacheSlots(), BLCKSZ));
-	return add_size(size, mul_size(PoolFrameCount() + 1, sizeof(int32)));
+	return add_size(size, mul_size(NvmPoolFrameCount() + 1, sizeof(int32)));
 }
 
 void
@@ -98,39 +98,39 @@ IplCacheShmemInit(void)
 			cache->slots[i].logUsed = 0;
 			cache->slots[i].usage = 0;
 		}
-		memset(frame_slot, 0, (PoolFrameCount() + 1) * sizeof(int32));
+		memset(frame_slot, 0, (NvmPoolFrameCount() + 1) * sizeof(int32));
 	}
 }
 
 /*
- * IplSlotById - the slot, its image and its pin number.
+ * IplCacheSlotById - the slot, its image and its pin number.
  */
 IplSlot *
-IplSlotById(int slot)
+IplCacheSlotById(int slot)
 {
 	Assert(slot >= 0 && slot < cache->nslots);
 	return &cache->slots[slot];
 }
 
 Page
-IplSlotPage(int slot)
+IplCacheSlotPage(int slot)
 {
 	Assert(slot >= 0 && slot < cache->nslots);
 	return (Page) (cache_images + (Size) slot * BLCKSZ);
 }
 
 uint64
-IplSlotPinId(int slot)
+IplCacheSlotPinId(int slot)
 {
-	return PoolFrameCount() + 1 + slot;
+	return NvmPoolFrameCount() + 1 + slot;
 }
 
 /*
- * IplSlotOfPage - the slot whose image page is, or -1 when page is not an
+ * IplCacheSlotOfPage - the slot whose image page is, or -1 when page is not an
  * image of the cache (a frame in the pool, or local memory).
  */
 int
-IplSlotOfPage(Page page)
+IplCacheSlotOfPage(Page page)
 {
 	char	   *p = (char *) page;
 
@@ -186,14 +186,14 @@ IplCacheEvict(int i)
 	LWLock	   *lock;
 	bool		taken = false;
 
-	if (frame == 0 || frame == SLOT_RESERVED || PoolPinCount(IplSlotPinId(i)) != 0)
+	if (frame == 0 || frame == SLOT_RESERVED || NvmPoolPinCount(IplCacheSlotPinId(i)) != 0)
 		return false;
-	lock = PoolPageLock(dirIndex, blkno);
+	lock = NvmPoolPageLock(dirIndex, blkno);
 	if (!LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 		return false;
 	SpinLockAcquire(&cache->mutex);
 	if (s->frame == frame && s->dirIndex == dirIndex && s->blkno == blkno &&
-		frame_slot[frame] == i + 1 && PoolPinCount(IplSlotPinId(i)) == 0)
+		frame_slot[frame] == i + 1 && NvmPoolPinCount(IplCacheSlotPinId(i)) == 0)
 	{
 		frame_slot[frame] = 0;
 		s->frame = SLOT_RESERVED;
@@ -202,7 +202,7 @@ IplCacheEvict(int i)
 	SpinLockRelease(&cache->mutex);
 	LWLockRelease(lock);
 	if (taken)
-		PoolCountAdd(NVM_STAT_CACHE_EVICTIONS, 1);
+		NvmPoolCountAdd(NVM_STAT_CACHE_EVICTIONS, 1);
 	return taken;
 }
 
@@ -225,7 +225,7 @@ IplCacheTryAlloc(void)
 			bool		ok = false;
 
 			SpinLockAcquire(&cache->mutex);
-			if (s->frame == 0 && PoolPinCount(IplSlotPinId(i)) == 0)
+			if (s->frame == 0 && NvmPoolPinCount(IplCacheSlotPinId(i)) == 0)
 			{
 				s->frame = SLOT_RESERVED;
 				ok = true;

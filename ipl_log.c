@@ -4,8 +4,10 @@
  *	  Page operations of nvm_am, through in-page logging (IPL).  This is the
  *	  only code that changes a page: initialising a new page, placing a
  *	  tuple, rewriting a tuple's header (xmax, command id, ctid, infomask
- *	  bits), freeing line pointers, setting hint bits, pruning a page and
- *	  copying pages.
+ *	  bits), freeing line pointers, setting hint bits, carrying out a
+ *	  pruning decision and copying pages.  Which tuples a pruned page loses
+ *	  and which page a new tuple goes to are decided above (nvm_prune.c,
+ *	  nvm_modify.c) and come here as arguments.
  *
  *	  A page lives in a frame of the pool (its base image) and the frame's
  *	  log area (nvm_am.ipl_log_size bytes).  A change is a redo record
@@ -38,7 +40,7 @@
  *	  bytes.  A record belongs to the base image whose generation number it
  *	  carries; the generation is in the base's pd_lsn (unused otherwise:
  *	  nvm_am pages are not WAL-logged) and is new for every base image ever
- *	  written (PoolNextGeneration), so records of a frame's earlier life
+ *	  written (NvmPoolNextGeneration), so records of a frame's earlier life
  *	  never match.  Reading stops at the first record with another
  *	  generation, an impossible length or a CRC-32C mismatch: a record torn
  *	  by a crash is never applied.  Records are persisted (flushed and
@@ -60,9 +62,13 @@
  *	  IplApplyInPlace publishes the new checksum in the same 8-byte word as
  *	  the pd_lower and pd_upper it goes with.
  *
- * Locks: the caller holds the page's LWLock (PoolPageLock) exclusively for
+ * Locks: the caller holds the page's LWLock (NvmPoolPageLock) exclusively for
  * every change, and the relation's extension lock to add a page.  Readers
  * take the page lock shared.
+ *
+ * On-pool layout owned here: the page images in frames and the records in
+ * their log areas (described above); where frames and log areas lie is
+ * nvm_pool.c's.
  *
  *-------------------------------------------------------------------------
  */
@@ -72,13 +78,9 @@
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
-#include "storage/freespace.h"
-#include "storage/lmgr.h"
-#include "storage/smgr.h"
 #include "utils/snapmgr.h"
-#include "storage/procarray.h"
 
-#include "nvm_am.h"
+#include "nvm_page.h"
 
 StaticAssertDecl(offsetof(PageHeaderData, pd_checksum) == 8 &&
 				 offsetof(PageHeaderData, pd_lower) == 12 &&
@@ -151,24 +153,21 @@ static IplRecBuf recbuf;
 static void IplApplyInPlace(int slot, Page image);
 static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep);
 
-/* backend-local insertion target, like heap's rd_targblock */
-static int	target_dir_index = -1;
-static BlockNumber target_block = InvalidBlockNumber;
 
 static inline uint64
-PageGen(Page page)
+IplPageGen(Page page)
 {
 	return PageXLogRecPtrGet(((PageHeader) page)->pd_lsn);
 }
 
 static inline void
-PageSetGen(Page page, uint64 gen)
+IplPageSetGen(Page page, uint64 gen)
 {
 	PageXLogRecPtrSet(((PageHeader) page)->pd_lsn, gen);
 }
 
 static void
-RecStart(IplRecBuf *rb, uint8 type)
+IplRecStart(IplRecBuf *rb, uint8 type)
 {
 	memset(&rb->u.hdr, 0, sizeof(IplRecord));
 	rb->u.hdr.type = type;
@@ -176,17 +175,17 @@ RecStart(IplRecBuf *rb, uint8 type)
 }
 
 static void
-RecAdd(IplRecBuf *rb, const void *data, int len)
+IplRecAdd(IplRecBuf *rb, const void *data, int len)
 {
 	Assert(rb->len + len <= (int) sizeof(rb->u.data) - 8);
 	memcpy(rb->u.data + rb->len, data, len);
 	rb->len += len;
 }
 
-/* RecPatch - add "write len bytes of data at page offset off" */
-/* BytesCrc - CRC-32C of len bytes at data */
+/* IplRecPatch - add "write len bytes of data at page offset off" */
+/* IplBytesCrc - CRC-32C of len bytes at data */
 static pg_crc32c
-BytesCrc(const void *data, Size len)
+IplBytesCrc(const void *data, Size len)
 {
 	pg_crc32c	crc;
 
@@ -196,34 +195,34 @@ BytesCrc(const void *data, Size len)
 	return crc;
 }
 
-/* RecPatchBase - add "copy len bytes at offset off of the base image" */
+/* IplRecPatchBase - add "copy len bytes at offset off of the base image" */
 static void
-RecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
+IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
 {
 	IplPatch	p;
-	pg_crc32c	crc = BytesCrc(data, len);
+	pg_crc32c	crc = IplBytesCrc(data, len);
 
 	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
 	p.off = (uint16) off;
 	p.len = (uint16) (len | IPL_PATCH_BASE);
-	RecAdd(rb, &p, sizeof(p));
-	RecAdd(rb, &crc, sizeof(crc));
+	IplRecAdd(rb, &p, sizeof(p));
+	IplRecAdd(rb, &crc, sizeof(crc));
 }
 
 static void
-RecPatch(IplRecBuf *rb, int off, const void *data, int len)
+IplRecPatch(IplRecBuf *rb, int off, const void *data, int len)
 {
 	IplPatch	p;
 
 	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
 	p.off = (uint16) off;
 	p.len = (uint16) len;
-	RecAdd(rb, &p, sizeof(p));
-	RecAdd(rb, data, len);
+	IplRecAdd(rb, &p, sizeof(p));
+	IplRecAdd(rb, data, len);
 }
 
 static pg_crc32c
-RecCrc(const IplRecord *rec)
+IplRecCrc(const IplRecord *rec)
 {
 	IplRecord	h = *rec;
 	pg_crc32c	crc;
@@ -236,15 +235,15 @@ RecCrc(const IplRecord *rec)
 	return crc;
 }
 
-/* RecFinish - pad, and seal the record for the base image of generation gen */
+/* IplRecFinish - pad, and seal the record for the base image of generation gen */
 static void
-RecFinish(IplRecBuf *rb, uint64 gen)
+IplRecFinish(IplRecBuf *rb, uint64 gen)
 {
 	while (rb->len % 8 != 0)
 		rb->u.data[rb->len++] = 0;
 	rb->u.hdr.gen = gen;
 	rb->u.hdr.len = (uint16) rb->len;
-	rb->u.hdr.crc = RecCrc(&rb->u.hdr);
+	rb->u.hdr.crc = IplRecCrc(&rb->u.hdr);
 }
 
 /*
@@ -281,7 +280,7 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 						p + sizeof(patch) + sizeof(want) > end)
 						return false;
 					memcpy(&want, p + sizeof(patch), sizeof(want));
-					if (verify && BytesCrc((char *) base + patch.off, len) != want)
+					if (verify && IplBytesCrc((char *) base + patch.off, len) != want)
 						return false;
 					if (!dry && page != base)
 						memcpy((char *) page + patch.off, (char *) base + patch.off, len);
@@ -416,7 +415,7 @@ IplSetChecksum(Page page)
 bool
 IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed)
 {
-	Page		base = PoolFramePage(frame);
+	Page		base = NvmPoolFramePage(frame);
 
 	*stored = ((PageHeader) base)->pd_checksum;
 	if (!IplPageChecksum(base, computed))
@@ -440,12 +439,12 @@ IplVerifyFrame(int dirIndex, BlockNumber blkno, uint64 frame)
 	RelFileNode node;
 	uint64		state;
 
-	if (PoolFrameVerified(frame))
+	if (NvmPoolFrameVerified(frame))
 		return;
 	if (!IplFrameChecksumOk(frame, &stored, &computed))
 	{
-		PoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
-		if (!PoolRelGetKey(dirIndex, &node, &state))
+		NvmPoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
+		if (!NvmPoolRelGetKey(dirIndex, &node, &state))
 			node.relNode = InvalidOid;
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -455,7 +454,7 @@ IplVerifyFrame(int dirIndex, BlockNumber blkno, uint64 frame)
 						   (unsigned long long) frame, stored, computed),
 				 errhint("Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected.")));
 	}
-	PoolSetFrameVerified(frame);
+	NvmPoolSetFrameVerified(frame);
 }
 
 /*
@@ -464,10 +463,10 @@ IplVerifyFrame(int dirIndex, BlockNumber blkno, uint64 frame)
 static inline bool
 IplLogEmpty(uint64 frame)
 {
-	char	   *log = PoolFrameLog(frame);
+	char	   *log = NvmPoolFrameLog(frame);
 
 	return log == NULL ||
-		((IplRecord *) log)->gen != PageGen(PoolFramePage(frame));
+		((IplRecord *) log)->gen != IplPageGen(NvmPoolFramePage(frame));
 }
 
 /*
@@ -478,18 +477,18 @@ IplLogEmpty(uint64 frame)
 static uint32
 IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
 {
-	char	   *log = PoolFrameLog(frame);
-	uint32		size = PoolLogSize();
+	char	   *log = NvmPoolFrameLog(frame);
+	uint32		size = NvmPoolLogSize();
 	uint32		used = 0;
 	uint64		gen;
 	int			n = 0;
 
 	*hasPrune = false;
 	*appendOnly = true;
-	memcpy(dst, PoolFramePage(frame), BLCKSZ);
+	memcpy(dst, NvmPoolFramePage(frame), BLCKSZ);
 	if (log == NULL)
 		return 0;
-	gen = PageGen(dst);
+	gen = IplPageGen(dst);
 	while (used + sizeof(IplRecord) <= size)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + used);
@@ -503,13 +502,13 @@ IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
 		 * records before it stand.
 		 */
 		if (rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
-			used + rec->len > size || rec->crc != RecCrc(rec) ||
-			!IplRedoCheck(dst, rec, PoolFramePage(frame)))
+			used + rec->len > size || rec->crc != IplRecCrc(rec) ||
+			!IplRedoCheck(dst, rec, NvmPoolFramePage(frame)))
 		{
-			PoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
+			NvmPoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
 			break;
 		}
-		if (!IplRedoExt(dst, rec, PoolFramePage(frame), false, false))
+		if (!IplRedoExt(dst, rec, NvmPoolFramePage(frame), false, false))
 			elog(ERROR, "nvm_am in-page log record of frame %llu applies after its check",
 				 (unsigned long long) frame);
 		if (rec->type == IPL_REC_PRUNE)
@@ -520,7 +519,7 @@ IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
 		n++;
 	}
 	if (n > 0)
-		PoolCountAdd(NVM_STAT_MERGES_ON_READ, 1);
+		NvmPoolCountAdd(NVM_STAT_MERGES_ON_READ, 1);
 	return used;
 }
 
@@ -534,11 +533,11 @@ IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
 	int			slot = IplCacheAlloc();
 	bool		hasPrune;
 	bool		appendOnly;
-	uint32		used = IplMerge(IplSlotPage(slot), frame, &hasPrune, &appendOnly);
+	uint32		used = IplMerge(IplCacheSlotPage(slot), frame, &hasPrune, &appendOnly);
 
 	slot = IplCacheMap(slot, dirIndex, blkno, frame, used, hasPrune);
-	if (IplSlotById(slot)->frame == frame && IplSlotById(slot)->logUsed == used)
-		IplSlotById(slot)->logAppendOnly = appendOnly;
+	if (IplCacheSlotById(slot)->frame == frame && IplCacheSlotById(slot)->logUsed == used)
+		IplCacheSlotById(slot)->logAppendOnly = appendOnly;
 	return slot;
 }
 
@@ -562,28 +561,28 @@ IplGetPage(int dirIndex, BlockNumber blkno)
 static Page
 IplImage(int dirIndex, BlockNumber blkno, uint64 *framep)
 {
-	uint64		frame = PoolRelGetFrame(dirIndex, blkno);
+	uint64		frame = NvmPoolRelGetFrame(dirIndex, blkno);
 	int			slot = IplCacheLookup(frame);
 
 	*framep = frame;
 	if (slot >= 0)
 	{
-		IplSlot    *s = IplSlotById(slot);
+		IplSlot    *s = IplCacheSlotById(slot);
 
 		/*
 		 * The cache is not told when a frame is freed: an image of the
 		 * frame's earlier page has another page or generation.
 		 */
 		if (s->dirIndex == dirIndex && s->blkno == blkno &&
-			PageGen(IplSlotPage(slot)) == PageGen(PoolFramePage(frame)))
-			return IplSlotPage(slot);
+			IplPageGen(IplCacheSlotPage(slot)) == IplPageGen(NvmPoolFramePage(frame)))
+			return IplCacheSlotPage(slot);
 		IplCacheDropStale(slot, frame);
 	}
 	IplVerifyFrame(dirIndex, blkno, frame);
 	if (IplLogEmpty(frame) &&
-		!LWLockHeldByMeInMode(PoolPageLock(dirIndex, blkno), LW_EXCLUSIVE))
-		return PoolFramePage(frame);
-	return IplSlotPage(IplLoad(dirIndex, blkno, frame));
+		!LWLockHeldByMeInMode(NvmPoolPageLock(dirIndex, blkno), LW_EXCLUSIVE))
+		return NvmPoolFramePage(frame);
+	return IplCacheSlotPage(IplLoad(dirIndex, blkno, frame));
 }
 
 /*
@@ -598,31 +597,31 @@ IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf)
 {
 	uint64		frame;
 	Page		page = IplImage(dirIndex, blkno, &frame);
-	int			slot = IplSlotOfPage(page);
+	int			slot = IplCacheSlotOfPage(page);
 	uint64		id;
 
 	if (copybuf != NULL && nvm_read_mode == NVM_READ_COPY)
 	{
 		IplDropPage(held);
 		memcpy(copybuf, page, BLCKSZ);
-		PoolCountAdd(NVM_STAT_COPIED_PAGE_READS, 1);
+		NvmPoolCountAdd(NVM_STAT_COPIED_PAGE_READS, 1);
 		return (Page) copybuf;
 	}
 	if (slot >= 0)
 	{
-		id = IplSlotPinId(slot);
-		PoolCountAdd(NVM_STAT_MERGED_PAGE_READS, 1);
+		id = IplCacheSlotPinId(slot);
+		NvmPoolCountAdd(NVM_STAT_MERGED_PAGE_READS, 1);
 	}
 	else
 	{
 		id = frame;
-		PoolCountAdd(NVM_STAT_REDIRECTED_PAGE_READS, 1);
+		NvmPoolCountAdd(NVM_STAT_REDIRECTED_PAGE_READS, 1);
 	}
 	if (*held != id)
 	{
-		PoolPinFrame(id);
+		NvmPoolPinFrame(id);
 		if (*held != 0)
-			PoolUnpinFrame(*held);
+			NvmPoolUnpinFrame(*held);
 		*held = id;
 	}
 	return page;
@@ -635,7 +634,7 @@ void
 IplDropPage(uint64 *held)
 {
 	if (*held != 0)
-		PoolUnpinFrame(*held);
+		NvmPoolUnpinFrame(*held);
 	*held = 0;
 }
 
@@ -647,15 +646,15 @@ IplDropPage(uint64 *held)
 static void
 IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe)
 {
-	Page		dst = PoolFramePage(newframe);
+	Page		dst = NvmPoolFramePage(newframe);
 
-	PageSetGen(image, PoolNextGeneration());
+	IplPageSetGen(image, NvmPoolNextGeneration());
 	IplSetChecksum(image);
 	memcpy(dst, image, BLCKSZ);
-	PoolPersist(dst, BLCKSZ);
-	PoolRetireFrame(PoolRelSwapFrame(dirIndex, blkno, newframe));
-	PoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
-	PoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
+	NvmPoolPersist(dst, BLCKSZ);
+	NvmPoolRetireFrame(NvmPoolRelSwapFrame(dirIndex, blkno, newframe));
+	NvmPoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
+	NvmPoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
 }
 
 /*
@@ -665,7 +664,7 @@ IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe)
 static void
 IplWriteBack(int slot, Page image, uint64 newframe)
 {
-	IplSlot    *s = IplSlotById(slot);
+	IplSlot    *s = IplCacheSlotById(slot);
 
 	IplWriteFrame(s->dirIndex, s->blkno, image, newframe);
 	IplCacheRemap(slot, newframe);
@@ -679,18 +678,18 @@ IplWriteBack(int slot, Page image, uint64 newframe)
 static void
 IplLogAppend(IplSlot *s, IplRecBuf *rb)
 {
-	char	   *dst = PoolFrameLog(s->frame) + s->logUsed;
+	char	   *dst = NvmPoolFrameLog(s->frame) + s->logUsed;
 
-	Assert(s->logUsed + rb->len <= PoolLogSize());
+	Assert(s->logUsed + rb->len <= NvmPoolLogSize());
 	memcpy(dst, rb->u.data, rb->len);
-	PoolPersist(dst, rb->len);
+	NvmPoolPersist(dst, rb->len);
 	if (s->logUsed == 0)
 		s->logAppendOnly = true;
 	if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
 		s->logAppendOnly = false;
 	s->logUsed += rb->len;
-	PoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
-	PoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
+	NvmPoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
+	NvmPoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
 }
 
 /*
@@ -702,34 +701,34 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 static void
 IplApply(Page page, IplRecBuf *rb)
 {
-	int			slot = IplSlotOfPage(page);
+	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
-	uint32		size = PoolLogSize();
+	uint32		size = NvmPoolLogSize();
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
-	s = IplSlotById(slot);
-	Assert(LWLockHeldByMeInMode(PoolPageLock(s->dirIndex, s->blkno), LW_EXCLUSIVE));
-	RecFinish(rb, PageGen(page));
+	s = IplCacheSlotById(slot);
+	Assert(LWLockHeldByMeInMode(NvmPoolPageLock(s->dirIndex, s->blkno), LW_EXCLUSIVE));
+	IplRecFinish(rb, IplPageGen(page));
 	if (s->logUsed + rb->len <= size)
 	{
 		IplLogAppend(s, rb);
-		if (!IplRedoOwn(page, &rb->u.hdr, PoolFramePage(s->frame)))
+		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 	}
 	else if (s->logAppendOnly && (rb->u.hdr.flags & IPL_RECF_APPEND))
 	{
 		/* appends only: apply them to the base in place, no new frame */
-		if (!IplRedoOwn(page, &rb->u.hdr, PoolFramePage(s->frame)))
+		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplApplyInPlace(slot, page);
 	}
 	else
 	{
 		/* allocate first: a full pool must fail before anything changed */
-		uint64		frame = PoolAllocFrame();
+		uint64		frame = NvmPoolAllocFrame();
 
-		if (!IplRedoOwn(page, &rb->u.hdr, PoolFramePage(s->frame)))
+		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplWriteBack(slot, page, frame);
 	}
@@ -748,25 +747,25 @@ IplApply(Page page, IplRecBuf *rb)
 static void
 IplApplyInPlace(int slot, Page image)
 {
-	IplSlot    *s = IplSlotById(slot);
-	Page		base = PoolFramePage(s->frame);
+	IplSlot    *s = IplCacheSlotById(slot);
+	Page		base = NvmPoolFramePage(s->frame);
 	uint16		blower = ((PageHeader) base)->pd_lower;
 	uint16		lower = ((PageHeader) image)->pd_lower;
 	uint64		word;
 
 	Assert(s->logAppendOnly && lower >= blower);
 	memcpy((char *) base + blower, (char *) image + blower, lower - blower);
-	PoolPersist((char *) base + blower, lower - blower);
+	NvmPoolPersist((char *) base + blower, lower - blower);
 	/* the checksum travels with pd_lower and pd_upper in one 8-byte word */
 	IplSetChecksum(image);
 	memcpy(&word, (char *) image + 8, sizeof(word));
-	PoolPublish64((uint64 *) ((char *) base + 8), word);
-	PageSetGen(image, PoolNextGeneration());
-	PoolPublish64((uint64 *) base, *(uint64 *) image);
+	NvmPoolPublish64((uint64 *) ((char *) base + 8), word);
+	IplPageSetGen(image, NvmPoolNextGeneration());
+	NvmPoolPublish64((uint64 *) base, *(uint64 *) image);
 	s->logUsed = 0;
 	s->logHasPrune = false;
 	s->logAppendOnly = true;
-	PoolCountAdd(NVM_STAT_PAGES_SEALED_IN_PLACE, 1);
+	NvmPoolCountAdd(NVM_STAT_PAGES_SEALED_IN_PLACE, 1);
 }
 
 /*
@@ -776,24 +775,24 @@ IplApplyInPlace(int slot, Page image)
  * log is empty or the pool has no free frame.  Caller holds the page lock
  * exclusively.
  */
-static void
+void
 IplSeal(int dirIndex, BlockNumber blkno)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
-	int			slot = IplSlotOfPage(page);
+	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
 	uint64		frame;
 
-	if (slot < 0 || IplSlotById(slot)->logUsed == 0)
+	if (slot < 0 || IplCacheSlotById(slot)->logUsed == 0)
 		return;
-	s = IplSlotById(slot);
+	s = IplCacheSlotById(slot);
 	if (s->logAppendOnly)
 	{
 		IplApplyInPlace(slot, page);
 		IplCacheUnmap(slot);
 		return;
 	}
-	frame = PoolTryAllocFrame();
+	frame = NvmPoolTryAllocFrame();
 	if (frame == 0)
 		return;
 	IplWriteBack(slot, page, frame);
@@ -807,30 +806,32 @@ IplSeal(int dirIndex, BlockNumber blkno)
 BlockNumber
 IplNewPage(int dirIndex)
 {
-	BlockNumber blkno = PoolRelNBlocks(dirIndex);
+	BlockNumber blkno = NvmPoolRelNBlocks(dirIndex);
 	uint64		frame;
 	Page		page;
 
 	/* page-table frames first: nothing can fail between alloc and publish */
-	PoolRelEnsurePath(dirIndex, blkno);
-	frame = PoolAllocFrame();
-	page = PoolFramePage(frame);
+	NvmPoolRelEnsurePath(dirIndex, blkno);
+	frame = NvmPoolAllocFrame();
+	page = NvmPoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
-	PageSetGen(page, PoolNextGeneration());
+	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(page);
-	PoolPersist(page, BLCKSZ);
-	PoolRelMapNewBlock(dirIndex, blkno, frame);
+	NvmPoolPersist(page, BLCKSZ);
+	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
 }
 
 /*
- * IplTryAdd - place tup on page if it fits; caller holds the page lock
- * exclusively and got page from IplGetPage.  Returns the new offset or
- * InvalidOffsetNumber.  A line pointer freed by pruning is reused;
- * otherwise one is appended.
+ * IplAddTuple - place tup on page blkno if it fits; returns the new offset
+ * (and sets tup->t_self) or InvalidOffsetNumber.  A line pointer freed by
+ * pruning is reused; otherwise one is appended.  With keepCtid the tuple's
+ * t_ctid (a speculative token) is kept as given, else it points to the
+ * tuple itself.  Caller holds the page lock exclusively and got page from
+ * IplGetPage.
  */
-static OffsetNumber
-IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
+OffsetNumber
+IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 {
 	PageHeader	ph = (PageHeader) page;
 	Size		alignedSize = MAXALIGN(tup->t_len);
@@ -877,11 +878,11 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	 * bytes' CRC.  A crash before the record is durable leaves bytes in free
 	 * space that nothing reads.
 	 */
-	RecStart(rb, IPL_REC_PATCH);
-	slot = IplSlotOfPage(page);
-	if (slot >= 0 && PoolLogSize() > 0 && !IplSlotById(slot)->logHasPrune)
+	IplRecStart(rb, IPL_REC_PATCH);
+	slot = IplCacheSlotOfPage(page);
+	if (slot >= 0 && NvmPoolLogSize() > 0 && !IplCacheSlotById(slot)->logHasPrune)
 	{
-		Page		base = PoolFramePage(IplSlotById(slot)->frame);
+		Page		base = NvmPoolFramePage(IplCacheSlotById(slot)->frame);
 		PageHeader	bph = (PageHeader) base;
 
 		if (upper >= bph->pd_lower && upper + tup->t_len <= bph->pd_upper)
@@ -895,8 +896,8 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 			 * the record outlive a power failure without these bytes, the
 			 * CRC it carries of them rejects it.
 			 */
-			PoolFlush(body, tup->t_len);
-			RecPatchBase(rb, upper, body, tup->t_len);
+			NvmPoolFlush(body, tup->t_len);
+			IplRecPatchBase(rb, upper, body, tup->t_len);
 			inBase = true;
 			if (off > PageGetMaxOffsetNumber(base))
 				rb->u.hdr.flags |= IPL_RECF_APPEND;
@@ -905,118 +906,22 @@ IplTryAdd(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	if (!inBase)
 	{
 		body = (HeapTupleHeader) (rb->u.data + rb->len + sizeof(IplPatch));
-		RecPatch(rb, upper, tup->t_data, tup->t_len);
+		IplRecPatch(rb, upper, tup->t_data, tup->t_len);
 		if (!keepCtid)
 			ItemPointerSet(&body->t_ctid, blkno, off);
 	}
 	ItemIdSetNormal(&newlp, upper, tup->t_len);
-	RecPatch(rb, (char *) PageGetItemId(page, off) - (char *) page, &newlp, sizeof(newlp));
+	IplRecPatch(rb, (char *) PageGetItemId(page, off) - (char *) page, &newlp, sizeof(newlp));
 	memcpy(word, (char *) page + 8, sizeof(word));
 	word[2] = lower;
 	word[3] = upper;
-	RecPatch(rb, 8, word, sizeof(word));
+	IplRecPatch(rb, 8, word, sizeof(word));
 	IplApply(page, rb);
 
 	ItemPointerSet(&tup->t_self, blkno, off);
 	if (!keepCtid)
 		tup->t_data->t_ctid = tup->t_self;
 	return off;
-}
-
-/*
- * IplPlaceTupleOnPage - place tup on this page (a HOT update keeps the new
- * version on the page of the old one); InvalidOffsetNumber if it does not
- * fit.  Sets tup->t_self.  Caller holds the page lock exclusively.
- */
-OffsetNumber
-IplPlaceTupleOnPage(Page page, BlockNumber blkno, HeapTuple tup)
-{
-	return IplTryAdd(page, blkno, tup, false);
-}
-
-/*
- * IplChainNext - the line pointer of the HOT-chain member that follows the
- * tuple t on page blkno, or InvalidOffsetNumber when t ends its chain or
- * its successor is not there any more.  The successor must be a heap-only
- * tuple created by t's updater.  Its raw xmin is compared, not the one
- * HeapTupleHeaderGetXmin reports: freezing keeps the raw xmin, and a
- * frozen member must not cut its chain.  Caller holds the page lock.
- */
-static OffsetNumber
-IplChainNext(Page page, BlockNumber blkno, HeapTupleHeader t)
-{
-	OffsetNumber next;
-	ItemId		lp;
-	HeapTupleHeader nt;
-
-	if (!HeapTupleHeaderIsHotUpdated(t) ||
-		ItemPointerGetBlockNumber(&t->t_ctid) != blkno)
-		return InvalidOffsetNumber;
-	next = ItemPointerGetOffsetNumber(&t->t_ctid);
-	if (next < FirstOffsetNumber || next > PageGetMaxOffsetNumber(page))
-		return InvalidOffsetNumber;
-	lp = PageGetItemId(page, next);
-	if (!ItemIdIsNormal(lp))
-		return InvalidOffsetNumber;
-	nt = (HeapTupleHeader) PageGetItem(page, lp);
-	if (!HeapTupleHeaderIsHeapOnly(nt) ||
-		!TransactionIdEquals(HeapTupleHeaderGetUpdateXid(t),
-							 HeapTupleHeaderGetRawXmin(nt)))
-		return InvalidOffsetNumber;
-	return next;
-}
-
-/*
- * IplChainStart - the first tuple of the HOT chain whose root is the line
- * pointer root: the root itself when it holds a tuple that is not heap-only,
- * the target of a redirect when that is a heap-only tuple, otherwise none.
- */
-static OffsetNumber
-IplChainStart(Page page, OffsetNumber root)
-{
-	ItemId		lp = PageGetItemId(page, root);
-	OffsetNumber off = root;
-
-	if (ItemIdIsRedirected(lp))
-	{
-		off = ItemIdGetRedirect(lp);
-		if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
-			return InvalidOffsetNumber;
-		lp = PageGetItemId(page, off);
-		if (!ItemIdIsNormal(lp) ||
-			!HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
-			return InvalidOffsetNumber;
-		return off;
-	}
-	if (!ItemIdIsNormal(lp) ||
-		HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
-		return InvalidOffsetNumber;
-	return off;
-}
-
-/*
- * IplGetRootTuples - roots[off - 1] is the root line pointer of the HOT
- * chain the tuple at off belongs to, InvalidOffsetNumber for a tuple no
- * chain reaches (heap_get_root_tuples, but with IplChainNext's rule for
- * frozen members).  Caller holds the page lock.
- */
-void
-IplGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots)
-{
-	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-
-	MemSet(roots, InvalidOffsetNumber, MaxHeapTuplesPerPage * sizeof(OffsetNumber));
-	for (OffsetNumber root = FirstOffsetNumber; root <= maxoff; root++)
-	{
-		OffsetNumber off = IplChainStart(page, root);
-
-		while (off != InvalidOffsetNumber && roots[off - 1] == InvalidOffsetNumber)
-		{
-			roots[off - 1] = root;
-			off = IplChainNext(page, blkno,
-							   (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off)));
-		}
-	}
 }
 
 /*
@@ -1031,7 +936,7 @@ IplGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots)
 static bool
 IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 {
-	int			slot = IplSlotOfPage(page);
+	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
 	IplRecBuf  *rb = &recbuf;
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -1044,12 +949,12 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
-	s = IplSlotById(slot);
+	s = IplCacheSlotById(slot);
 
-	RecStart(rb, IPL_REC_PRUNE);
+	IplRecStart(rb, IPL_REC_PRUNE);
 	hdr[0] = pruneXid;
 	hdr[1] = 0;
-	RecAdd(rb, hdr, sizeof(hdr));
+	IplRecAdd(rb, hdr, sizeof(hdr));
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		IplPruneItem item;
@@ -1059,25 +964,25 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		item.off = off;
 		item.pad = 0;
 		memcpy(&item.lp, PageGetItemId(np, off), sizeof(ItemIdData));
-		RecAdd(rb, &item, sizeof(item));
+		IplRecAdd(rb, &item, sizeof(item));
 		n++;
 	}
 	memcpy(rb->u.data + sizeof(IplRecord) + 4, &n, sizeof(n));
-	RecFinish(rb, PageGen(page));
+	IplRecFinish(rb, IplPageGen(page));
 
-	if (s->logUsed + rb->len <= PoolLogSize())
+	if (s->logUsed + rb->len <= NvmPoolLogSize())
 		newslot = IplCacheTryAlloc();
 	if (newslot < 0)
 	{
 		/* with the pool full, leave the page as it is rather than fail */
-		frame = PoolTryAllocFrame();
+		frame = NvmPoolTryAllocFrame();
 		if (frame == 0)
 			return false;
 	}
 
 	/* the new image: np, compacted as redo compacts it */
 	memcpy(np, page, BLCKSZ);
-	if (!IplRedoOwn(np, &rb->u.hdr, PoolFramePage(s->frame)))
+	if (!IplRedoOwn(np, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 		elog(PANIC, "nvm_am could not apply its own prune record");
 
 	/* the old slot is unmapped (readers may still point into it) */
@@ -1088,7 +993,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		uint64		pageframe = s->frame;
 
 		IplLogAppend(s, rb);
-		memcpy(IplSlotPage(newslot), np, BLCKSZ);
+		memcpy(IplCacheSlotPage(newslot), np, BLCKSZ);
 		IplCacheUnmap(slot);
 		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, s->logUsed, true);
 	}
@@ -1098,242 +1003,6 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		IplWriteFrame(dirIndex, blkno, np, frame);
 	}
 	return true;
-}
-
-/*
- * IplPrunePage - reclaim the space of row versions on page blkno that no
- * transaction can see any more.  Like heap's pruning: in a HOT chain the
- * dead versions before the first live one are removed and the root line
- * pointer redirects to that one (or is marked dead when the whole chain
- * is dead: index entries still point to it); a dead tuple outside any
- * chain leaves a dead line pointer.  Line pointers of removed heap-only
- * tuples are freed for reuse, since no index points to them.
- *
- * A version is dead when its deleter committed before every running
- * transaction's snapshot (GlobalVis, or oldestXmin when VACUUM gives its
- * own horizon).  That commit is durable: a transaction that wrote to the
- * pool never commits asynchronously (nvm_commit.c), so no crash can lose
- * it and leave the row with no version at all.
- *
- * The page is rewritten copy-on-write: compacted in local memory, written
- * to a new frame and published by swinging its page-table entry; the old
- * frame is freed once no backend has it pinned.  Returns true if the page
- * was rewritten (callers must fetch the page again).  Caller holds the
- * page lock exclusively.
- */
-bool
-IplPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
-			 TransactionId oldestXmin)
-{
-	Page		page = IplGetPage(dirIndex, blkno);
-	PGAlignedBlock copy;
-	Page		np = copy.data;
-	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-	GlobalVisState *vistest = GlobalVisTestFor(rel);
-	bool		dead[MaxHeapTuplesPerPage + 1];
-	bool		reached[MaxHeapTuplesPerPage + 1];
-	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
-	TransactionId nextPrune = InvalidTransactionId;
-	bool		changed = false;
-
-	if (!force &&
-		(!TransactionIdIsValid(pruneXid) ||
-		 !GlobalVisTestIsRemovableXid(vistest, pruneXid)))
-		return false;
-
-	memcpy(np, page, BLCKSZ);
-	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-	{
-		ItemId		lp = PageGetItemId(np, off);
-		HeapTupleData tup;
-		TransactionId deleter = InvalidTransactionId;
-		HTSV_Result r;
-
-		dead[off] = false;
-		reached[off] = false;
-		if (!ItemIdIsNormal(lp))
-			continue;
-		tup.t_data = (HeapTupleHeader) PageGetItem(np, lp);
-		tup.t_len = ItemIdGetLength(lp);
-		ItemPointerSet(&tup.t_self, blkno, off);
-		tup.t_tableOid = RelationGetRelid(rel);
-		r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &deleter);
-		if (r == HEAPTUPLE_DEAD)
-			dead[off] = true;
-		else if (r == HEAPTUPLE_RECENTLY_DEAD &&
-				 (GlobalVisTestIsRemovableXid(vistest, deleter) ||
-				  (TransactionIdIsValid(oldestXmin) &&
-				   TransactionIdPrecedes(deleter, oldestXmin))))
-			dead[off] = true;
-		else if (TransactionIdIsNormal(deleter) &&
-				 (!TransactionIdIsValid(nextPrune) || TransactionIdPrecedes(deleter, nextPrune)))
-			nextPrune = deleter;
-	}
-
-	for (OffsetNumber root = FirstOffsetNumber; root <= maxoff; root++)
-	{
-		ItemId		rootlp = PageGetItemId(np, root);
-		OffsetNumber chain[MaxHeapTuplesPerPage];
-		int			n = 0;
-		int			ndead = 0;
-		OffsetNumber off;
-
-		if (!ItemIdIsRedirected(rootlp) && !ItemIdIsNormal(rootlp))
-			continue;
-		off = IplChainStart(np, root);
-		if (off == InvalidOffsetNumber && ItemIdIsNormal(rootlp))
-			continue;			/* a heap-only tuple: not a root */
-
-		/* collect the chain */
-		while (off != InvalidOffsetNumber && !reached[off])
-		{
-			chain[n++] = off;
-			reached[off] = true;
-			off = IplChainNext(np, blkno,
-							   (HeapTupleHeader) PageGetItem(np, PageGetItemId(np, off)));
-		}
-		while (ndead < n && dead[chain[ndead]])
-			ndead++;
-		if (ndead == 0)
-		{
-			if (n == 0 && ItemIdIsRedirected(rootlp))
-			{
-				/* the redirect target is gone: the whole chain is dead */
-				ItemIdSetDead(rootlp);
-				changed = true;
-			}
-			continue;
-		}
-
-		changed = true;
-		if (ndead == n)
-			ItemIdSetDead(rootlp);
-		else
-			ItemIdSetRedirect(rootlp, chain[ndead]);
-		for (int i = 0; i < ndead; i++)
-			if (chain[i] != root)
-				ItemIdSetUnused(PageGetItemId(np, chain[i]));
-	}
-
-	/* dead heap-only tuples that no chain reaches (their update aborted) */
-	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-	{
-		ItemId		lp = PageGetItemId(np, off);
-
-		if (dead[off] && !reached[off] && ItemIdIsNormal(lp))
-		{
-			if (HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(np, lp)))
-				ItemIdSetUnused(lp);
-			else
-				ItemIdSetDead(lp);
-			changed = true;
-		}
-	}
-
-	if (!changed)
-	{
-		/* remember when pruning may pay next time: a hint, not logged */
-		((PageHeader) page)->pd_prune_xid = nextPrune;
-		return false;
-	}
-	if (!IplPruneWrite(page, np, nextPrune))
-		return false;
-	PoolCountAdd(NVM_STAT_PAGES_PRUNED, 1);
-	return true;
-}
-
-/*
- * IplPlaceTuple - store a prepared tuple in some page of the relation with
- * room for it, extending the relation when none has.  Sets tup->t_self.
- * With keepCtid the tuple's t_ctid (a speculative token) is kept as given.
- * Caller holds a lock on the relation that allows inserts.
- */
-void
-IplPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
-{
-	BlockNumber nblocks;
-	BlockNumber blkno;
-	int			fsmTries = 0;
-
-	if (tup->t_len > MaxHeapTupleSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("row is too big: size %zu, maximum size %zu",
-						(size_t) tup->t_len, (size_t) MaxHeapTupleSize)));
-
-	nblocks = PoolRelNBlocks(dirIndex);
-	if (target_dir_index == dirIndex && target_block < nblocks)
-		blkno = target_block;
-	else
-		blkno = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
-
-	for (;;)
-	{
-		Size		avail = 0;
-
-		if (blkno != InvalidBlockNumber)
-		{
-			LWLock	   *lock = PoolPageLock(dirIndex, blkno);
-			OffsetNumber off;
-
-			LWLockAcquire(lock, LW_EXCLUSIVE);
-			off = IplTryAdd(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
-			if (off == InvalidOffsetNumber && IplPrunePage(rel, dirIndex, blkno, false,
-															  InvalidTransactionId))
-				off = IplTryAdd(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
-			if (off == InvalidOffsetNumber)
-			{
-				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
-				if (dirIndex == target_dir_index && blkno == target_block)
-					IplSeal(dirIndex, blkno);
-			}
-			LWLockRelease(lock);
-			if (off != InvalidOffsetNumber)
-			{
-				target_dir_index = dirIndex;
-				target_block = blkno;
-				return;
-			}
-		}
-
-		/*
-		 * The page is full: ask the free space map (filled by VACUUM) for a
-		 * page with room, correcting what it said about this one; a few
-		 * times at most.  FSM pages live in shared buffers: never consult
-		 * it with a page lock held.
-		 */
-		nblocks = PoolRelNBlocks(dirIndex);
-		if (fsmTries < 4)
-		{
-			BlockNumber cand;
-
-			cand = (fsmTries == 0 || blkno == InvalidBlockNumber) ?
-				GetPageWithFreeSpace(rel, MAXALIGN(tup->t_len)) :
-				RecordAndGetPageWithFreeSpace(rel, blkno, avail, MAXALIGN(tup->t_len));
-			fsmTries++;
-			if (cand != InvalidBlockNumber && cand < nblocks && cand != blkno)
-			{
-				blkno = cand;
-				continue;
-			}
-		}
-		/* try a newer last page, else extend */
-		if (blkno != InvalidBlockNumber && blkno + 1 < nblocks)
-		{
-			blkno = nblocks - 1;
-			continue;
-		}
-		LockRelationForExtension(rel, ExclusiveLock);
-		nblocks = PoolRelNBlocks(dirIndex);
-		if (blkno == InvalidBlockNumber ? nblocks > 0 : blkno + 1 < nblocks)
-			blkno = nblocks - 1;	/* someone else extended meanwhile */
-		else
-		{
-			blkno = IplNewPage(dirIndex);
-			NvmStorageExtended(RelationGetSmgr(rel), blkno);
-		}
-		UnlockRelationForExtension(rel, ExclusiveLock);
-	}
 }
 
 /*
@@ -1349,8 +1018,8 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	IplRecBuf  *rb = &recbuf;
 
 	Assert(ItemIdIsNormal(lp));
-	RecStart(rb, IPL_REC_PATCH);
-	RecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
+	IplRecStart(rb, IPL_REC_PATCH);
+	IplRecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
 	IplApply(page, rb);
 
 	/* a deleted or updated version may be pruned later: a hint */
@@ -1375,21 +1044,21 @@ IplSetUnused(Page page, OffsetNumber *offs, int n)
 	bool		any = false;
 
 	ItemIdSetUnused(&unused);
-	RecStart(rb, IPL_REC_PATCH);
+	IplRecStart(rb, IPL_REC_PATCH);
 	for (int i = 0; i < n; i++)
 	{
 		ItemId		lp = PageGetItemId(page, offs[i]);
 
 		if (!ItemIdIsDead(lp))
 			continue;
-		RecPatch(rb, (char *) lp - (char *) page, &unused, sizeof(unused));
+		IplRecPatch(rb, (char *) lp - (char *) page, &unused, sizeof(unused));
 		any = true;
 	}
 	if (!any)
 		return;
 	memcpy(word, (char *) page + 8, sizeof(word));
 	word[1] |= PD_HAS_FREE_LINES;
-	RecPatch(rb, 8, word, sizeof(word));
+	IplRecPatch(rb, 8, word, sizeof(word));
 	IplApply(page, rb);
 }
 
@@ -1405,34 +1074,72 @@ IplSetHintBits(HeapTupleHeader tup, uint16 bits)
 	tup->t_infomask |= bits;
 }
 
+
 /*
- * IplCopyRelation - append a copy of every page of relation srcIndex to the
- * empty relation dstIndex, each merged into one base image.  Caller holds
- * AccessExclusiveLock on the source and is the only user of the
- * destination.
+ * IplSetPruneXid - remember in pd_prune_xid when pruning the page may pay
+ * next time (a hint, like hint bits: not logged).  Caller holds the page
+ * lock exclusively.
  */
 void
-IplCopyRelation(int srcIndex, int dstIndex, SMgrRelation dstsmgr)
+IplSetPruneXid(Page page, TransactionId xid)
 {
-	BlockNumber nblocks = PoolRelNBlocks(srcIndex);
+	((PageHeader) page)->pd_prune_xid = xid;
+}
 
-	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
-	{
-		LWLock	   *lock = PoolPageLock(srcIndex, blkno);
-		uint64		frame;
-		Page		page;
+/*
+ * IplPruneExecute - carry out what the pruning decision (NvmPrunePage)
+ * chose for page blkno: the line pointers in redirected[] (pairs: from,
+ * to) redirect, those in nowdead[] become dead, those in nowunused[] are
+ * freed; nextPrune becomes the page's pd_prune_xid.  Each line pointer is
+ * named at most once.  The page is rewritten copy-on-write (IplPruneWrite).
+ * Returns false, changing nothing, when the pool has no frame for it.
+ * Caller holds the page lock exclusively.
+ */
+bool
+IplPruneExecute(int dirIndex, BlockNumber blkno,
+				OffsetNumber *redirected, int nredirected,
+				OffsetNumber *nowdead, int ndead,
+				OffsetNumber *nowunused, int nunused,
+				TransactionId nextPrune)
+{
+	Page		page = IplGetPage(dirIndex, blkno);
+	PGAlignedBlock copy;
+	Page		np = copy.data;
 
-		CHECK_FOR_INTERRUPTS();
-		PoolRelEnsurePath(dstIndex, blkno);
-		frame = PoolAllocFrame();
-		page = PoolFramePage(frame);
-		LWLockAcquire(lock, LW_SHARED);
-		memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
-		LWLockRelease(lock);
-		PageSetGen(page, PoolNextGeneration());
-		IplSetChecksum(page);
-		PoolPersist(page, BLCKSZ);
-		PoolRelMapNewBlock(dstIndex, blkno, frame);
-		NvmStorageExtended(dstsmgr, blkno);
-	}
+	memcpy(np, page, BLCKSZ);
+	for (int i = 0; i < nredirected; i++)
+		ItemIdSetRedirect(PageGetItemId(np, redirected[2 * i]), redirected[2 * i + 1]);
+	for (int i = 0; i < ndead; i++)
+		ItemIdSetDead(PageGetItemId(np, nowdead[i]));
+	for (int i = 0; i < nunused; i++)
+		ItemIdSetUnused(PageGetItemId(np, nowunused[i]));
+	if (!IplPruneWrite(page, np, nextPrune))
+		return false;
+	NvmPoolCountAdd(NVM_STAT_PAGES_PRUNED, 1);
+	return true;
+}
+
+/*
+ * IplCopyPage - append to the empty-so-far relation dstIndex, as its block
+ * blkno, a copy of block blkno of relation srcIndex merged into one base
+ * image.  Caller holds AccessExclusiveLock on the source and is the only
+ * user of the destination; it adds the blocks in order.
+ */
+void
+IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
+{
+	LWLock	   *lock = NvmPoolPageLock(srcIndex, blkno);
+	uint64		frame;
+	Page		page;
+
+	NvmPoolRelEnsurePath(dstIndex, blkno);
+	frame = NvmPoolAllocFrame();
+	page = NvmPoolFramePage(frame);
+	LWLockAcquire(lock, LW_SHARED);
+	memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
+	LWLockRelease(lock);
+	IplPageSetGen(page, NvmPoolNextGeneration());
+	IplSetChecksum(page);
+	NvmPoolPersist(page, BLCKSZ);
+	NvmPoolRelMapNewBlock(dstIndex, blkno, frame);
 }

@@ -10,8 +10,8 @@
  *	  Checked: the checksum of each page's base image (a page that fails
  *	  it is reported and not read further), page headers (bounds, version),
  *	  line pointers (bounds, alignment, overlapping tuples, storage of dead
- *	  and unused ones),
- *	  redirects (to a heap-only tuple on the page), tuple headers (header
+ *	  and unused ones; a line pointer outside the tuple area ends the
+ *	  checks of its page after the line pointers), redirects (to a heap-only tuple on the page), tuple headers (header
  *	  length, attribute count, xmin and xmax not in the future and not
  *	  older than relfrozenxid unless frozen, ctid inside the table),
  *	  heap-only tuples reachable from a root, and index entries (for index
@@ -51,21 +51,21 @@
 
 PG_FUNCTION_INFO_V1(nvm_am_check);
 
-typedef struct CheckState
+typedef struct NvmCheckState
 {
 	Tuplestorestate *ts;
 	TupleDesc	desc;
 	int64		problems;
 	Bitmapset  *badpages;		/* blocks whose base fails its checksum */
-} CheckState;
+} NvmCheckState;
 
 static void
-CheckReport(CheckState *cs, BlockNumber blkno, OffsetNumber off,
-			const char *fmt,...) pg_attribute_printf(4, 5);
+NvmCheckReport(NvmCheckState *cs, BlockNumber blkno, OffsetNumber off,
+			   const char *fmt,...) pg_attribute_printf(4, 5);
 
 static void
-CheckReport(CheckState *cs, BlockNumber blkno, OffsetNumber off,
-			const char *fmt,...)
+NvmCheckReport(NvmCheckState *cs, BlockNumber blkno, OffsetNumber off,
+			   const char *fmt,...)
 {
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
@@ -95,10 +95,10 @@ CheckReport(CheckState *cs, BlockNumber blkno, OffsetNumber off,
 }
 
 /*
- * CheckXid - is xid of a tuple plausible?  NULL if so, else the problem.
+ * NvmCheckXid - is xid of a tuple plausible?  NULL if so, else the problem.
  */
 static const char *
-CheckXid(TransactionId xid, TransactionId next, TransactionId frozen)
+NvmCheckXid(TransactionId xid, TransactionId next, TransactionId frozen)
 {
 	if (!TransactionIdIsNormal(xid))
 		return NULL;
@@ -117,28 +117,29 @@ typedef struct ItemRange
 } ItemRange;
 
 static int
-ItemRangeCmp(const void *a, const void *b)
+NvmCheckItemRangeCmp(const void *a, const void *b)
 {
 	return (int) ((const ItemRange *) a)->start - (int) ((const ItemRange *) b)->start;
 }
 
 /*
- * CheckPage - check one page; caller holds its lock.
+ * NvmCheckPage - check one page; caller holds its lock.
  */
 static void
-CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
-		  BlockNumber nblocks, TransactionId next, TransactionId frozen)
+NvmCheckPage(NvmCheckState *cs, Relation rel, Page page, BlockNumber blkno,
+			 BlockNumber nblocks, TransactionId next, TransactionId frozen)
 {
 	PageHeader	ph = (PageHeader) page;
 	OffsetNumber maxoff;
 	OffsetNumber roots[MaxHeapTuplesPerPage];
 	ItemRange	ranges[MaxHeapTuplesPerPage];
 	int			nranges = 0;
+	bool		outside = false;
 	int			natts = RelationGetDescr(rel)->natts;
 
 	if (PageIsNew(page))
 	{
-		CheckReport(cs, blkno, InvalidOffsetNumber, "page is not initialised");
+		NvmCheckReport(cs, blkno, InvalidOffsetNumber, "page is not initialised");
 		return;
 	}
 	if (PageGetPageSize(page) != BLCKSZ ||
@@ -146,16 +147,16 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 		ph->pd_lower < SizeOfPageHeaderData || ph->pd_lower > ph->pd_upper ||
 		ph->pd_upper > ph->pd_special || ph->pd_special != BLCKSZ)
 	{
-		CheckReport(cs, blkno, InvalidOffsetNumber,
-					"page header is corrupt: lower %u, upper %u, special %u, size %u, version %u",
-					ph->pd_lower, ph->pd_upper, ph->pd_special,
-					(unsigned) PageGetPageSize(page), PageGetPageLayoutVersion(page));
+		NvmCheckReport(cs, blkno, InvalidOffsetNumber,
+					   "page header is corrupt: lower %u, upper %u, special %u, size %u, version %u",
+					   ph->pd_lower, ph->pd_upper, ph->pd_special,
+					   (unsigned) PageGetPageSize(page), PageGetPageLayoutVersion(page));
 		return;
 	}
 	maxoff = PageGetMaxOffsetNumber(page);
 	if (maxoff > MaxHeapTuplesPerPage)
 	{
-		CheckReport(cs, blkno, InvalidOffsetNumber, "page has %u line pointers", maxoff);
+		NvmCheckReport(cs, blkno, InvalidOffsetNumber, "page has %u line pointers", maxoff);
 		return;
 	}
 
@@ -173,28 +174,28 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 
 			if (target < FirstOffsetNumber || target > maxoff)
 			{
-				CheckReport(cs, blkno, off, "redirect to line pointer %u beyond %u", target, maxoff);
+				NvmCheckReport(cs, blkno, off, "redirect to line pointer %u beyond %u", target, maxoff);
 				continue;
 			}
 			tlp = PageGetItemId(page, target);
 			if (!ItemIdIsNormal(tlp) ||
 				!HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, tlp)))
-				CheckReport(cs, blkno, off, "redirect to %u, which is not a heap-only tuple", target);
+				NvmCheckReport(cs, blkno, off, "redirect to %u, which is not a heap-only tuple", target);
 			continue;
 		}
 		if (!ItemIdIsNormal(lp))
 		{
 			if (ItemIdHasStorage(lp))
-				CheckReport(cs, blkno, off, "%s line pointer has storage",
-							ItemIdIsDead(lp) ? "dead" : "unused");
+				NvmCheckReport(cs, blkno, off, "%s line pointer has storage",
+							   ItemIdIsDead(lp) ? "dead" : "unused");
 			continue;
 		}
 		if (lpoff < ph->pd_upper || lpoff + lplen > ph->pd_special ||
 			lpoff != MAXALIGN(lpoff) || lplen < SizeofHeapTupleHeader)
 		{
-			CheckReport(cs, blkno, off, "tuple at offset %u, length %u lies outside the tuple area [%u, %u)",
-						lpoff, lplen, ph->pd_upper, ph->pd_special);
-			ItemIdSetUnused(lp);	/* not modified: lp points into our copy */
+			NvmCheckReport(cs, blkno, off, "tuple at offset %u, length %u lies outside the tuple area [%u, %u)",
+						   lpoff, lplen, ph->pd_upper, ph->pd_special);
+			outside = true;
 			continue;
 		}
 		ranges[nranges].start = lpoff;
@@ -202,14 +203,19 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 		ranges[nranges].off = off;
 		nranges++;
 	}
-	qsort(ranges, nranges, sizeof(ItemRange), ItemRangeCmp);
+	qsort(ranges, nranges, sizeof(ItemRange), NvmCheckItemRangeCmp);
 	for (int i = 1; i < nranges; i++)
 		if (ranges[i].start < ranges[i - 1].end)
-			CheckReport(cs, blkno, ranges[i].off, "tuple overlaps the tuple at line pointer %u",
-						ranges[i - 1].off);
+			NvmCheckReport(cs, blkno, ranges[i].off, "tuple overlaps the tuple at line pointer %u",
+						   ranges[i - 1].off);
 
-	/* tuple headers */
-	IplGetRootTuples(page, blkno, roots);
+	/*
+	 * Tuple headers, unless a line pointer points outside the tuple area:
+	 * following chains through it would read past the page.
+	 */
+	if (outside)
+		return;
+	NvmPruneGetRootTuples(page, blkno, roots);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
@@ -221,44 +227,44 @@ CheckPage(CheckState *cs, Relation rel, Page page, BlockNumber blkno,
 		t = (HeapTupleHeader) PageGetItem(page, lp);
 		if (t->t_hoff < SizeofHeapTupleHeader || t->t_hoff > ItemIdGetLength(lp) ||
 			t->t_hoff != MAXALIGN(t->t_hoff))
-			CheckReport(cs, blkno, off, "tuple header length %u is invalid", t->t_hoff);
+			NvmCheckReport(cs, blkno, off, "tuple header length %u is invalid", t->t_hoff);
 		if (HeapTupleHeaderGetNatts(t) > natts)
-			CheckReport(cs, blkno, off, "tuple has %d attributes, the table %d",
-						HeapTupleHeaderGetNatts(t), natts);
+			NvmCheckReport(cs, blkno, off, "tuple has %d attributes, the table %d",
+						   HeapTupleHeaderGetNatts(t), natts);
 		if (!HeapTupleHeaderXminFrozen(t) &&
-			(why = CheckXid(HeapTupleHeaderGetRawXmin(t), next, frozen)) != NULL)
-			CheckReport(cs, blkno, off, "xmin %u %s", HeapTupleHeaderGetRawXmin(t), why);
+			(why = NvmCheckXid(HeapTupleHeaderGetRawXmin(t), next, frozen)) != NULL)
+			NvmCheckReport(cs, blkno, off, "xmin %u %s", HeapTupleHeaderGetRawXmin(t), why);
 		if (!(t->t_infomask & HEAP_XMAX_INVALID) && !(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
-			(why = CheckXid(HeapTupleHeaderGetRawXmax(t), next, frozen)) != NULL)
-			CheckReport(cs, blkno, off, "xmax %u %s", HeapTupleHeaderGetRawXmax(t), why);
+			(why = NvmCheckXid(HeapTupleHeaderGetRawXmax(t), next, frozen)) != NULL)
+			NvmCheckReport(cs, blkno, off, "xmax %u %s", HeapTupleHeaderGetRawXmax(t), why);
 		if ((t->t_infomask & HEAP_XMAX_IS_MULTI) && !(t->t_infomask & HEAP_XMAX_INVALID) &&
 			MultiXactIdIsValid(HeapTupleHeaderGetRawXmax(t)) &&
 			MultiXactIdPrecedes(HeapTupleHeaderGetRawXmax(t), rel->rd_rel->relminmxid))
-			CheckReport(cs, blkno, off, "xmax multixact %u precedes relminmxid %u",
-						HeapTupleHeaderGetRawXmax(t), rel->rd_rel->relminmxid);
+			NvmCheckReport(cs, blkno, off, "xmax multixact %u precedes relminmxid %u",
+						   HeapTupleHeaderGetRawXmax(t), rel->rd_rel->relminmxid);
 		if (!HeapTupleHeaderIndicatesMovedPartitions(t) &&
 			ItemPointerGetBlockNumberNoCheck(&t->t_ctid) >= nblocks)
-			CheckReport(cs, blkno, off, "ctid (%u,%u) points beyond the table's %u blocks",
-						ItemPointerGetBlockNumberNoCheck(&t->t_ctid),
-						ItemPointerGetOffsetNumberNoCheck(&t->t_ctid), nblocks);
+			NvmCheckReport(cs, blkno, off, "ctid (%u,%u) points beyond the table's %u blocks",
+						   ItemPointerGetBlockNumberNoCheck(&t->t_ctid),
+						   ItemPointerGetOffsetNumberNoCheck(&t->t_ctid), nblocks);
 		if (HeapTupleHeaderIsHeapOnly(t) && !OffsetNumberIsValid(roots[off - 1]) &&
 			(HeapTupleHeaderXminFrozen(t) ||
 			 (!(t->t_infomask & HEAP_XMIN_INVALID) &&
-			  NvmXidCommitted(HeapTupleHeaderGetRawXmin(t)))))
-			CheckReport(cs, blkno, off, "heap-only tuple is not reachable from any root");
+			  NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t)))))
+			NvmCheckReport(cs, blkno, off, "heap-only tuple is not reachable from any root");
 	}
 }
 
 /*
- * CheckIndex - every entry of index must point at a root line pointer (a
+ * NvmCheckIndex - every entry of index must point at a root line pointer (a
  * normal tuple that is not heap-only, a redirect, or a dead stub).
  */
 static void
-CheckIndex(CheckState *cs, Relation rel, Relation index, int dirIndex)
+NvmCheckIndex(NvmCheckState *cs, Relation rel, Relation index, int dirIndex)
 {
 	IndexScanDesc scan;
 	ItemPointer tid;
-	BlockNumber nblocks = PoolRelNBlocks(dirIndex);
+	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
 
 	if (index->rd_indam->amgettuple == NULL || !index->rd_indam->amoptionalkey)
 		return;					/* BRIN, GIN, hash: cannot list all TIDs */
@@ -276,13 +282,13 @@ CheckIndex(CheckState *cs, Relation rel, Relation index, int dirIndex)
 		CHECK_FOR_INTERRUPTS();
 		if (blkno >= nblocks)
 		{
-			CheckReport(cs, blkno, off, "index \"%s\" points beyond the table's %u blocks",
-						RelationGetRelationName(index), nblocks);
+			NvmCheckReport(cs, blkno, off, "index \"%s\" points beyond the table's %u blocks",
+						   RelationGetRelationName(index), nblocks);
 			continue;
 		}
 		if (bms_is_member((int) blkno, cs->badpages))
 			continue;			/* reported already, cannot be read */
-		lock = PoolPageLock(dirIndex, blkno);
+		lock = NvmPoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
 		page = IplGetPage(dirIndex, blkno);
 		ok = off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page);
@@ -295,8 +301,8 @@ CheckIndex(CheckState *cs, Relation rel, Relation index, int dirIndex)
 		}
 		LWLockRelease(lock);
 		if (!ok)
-			CheckReport(cs, blkno, off, "index \"%s\" points at a line pointer that is not a root",
-						RelationGetRelationName(index));
+			NvmCheckReport(cs, blkno, off, "index \"%s\" points at a line pointer that is not a root",
+						   RelationGetRelationName(index));
 	}
 	index_endscan(scan);
 }
@@ -310,7 +316,7 @@ nvm_am_check(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	CheckState	cs;
+	NvmCheckState	cs;
 	Relation	rel;
 	int			dirIndex;
 	BlockNumber nblocks;
@@ -319,7 +325,7 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	List	   *indexes;
 	ListCell   *lc;
 
-	NvmEnsureReady();
+	NvmRecoveryEnsureReady();
 	InitMaterializedSRF(fcinfo, 0);
 	cs.ts = rsinfo->setResult;
 	cs.desc = rsinfo->setDesc;
@@ -342,13 +348,13 @@ nvm_am_check(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for table %s", RelationGetRelationName(rel))));
 
-	dirIndex = NvmRelDirIndex(rel);
-	nblocks = PoolRelNBlocks(dirIndex);
+	dirIndex = NvmStorageRelDirIndex(rel);
+	nblocks = NvmPoolRelNBlocks(dirIndex);
 	next = ReadNextTransactionId();
 	frozen = rel->rd_rel->relfrozenxid;
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
-		LWLock	   *lock = PoolPageLock(dirIndex, blkno);
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 		PGAlignedBlock copy;
 		uint16		stored;
 		uint16		computed;
@@ -356,17 +362,17 @@ nvm_am_check(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		/* check a copy: the checks may not write the page, hint bits aside */
 		LWLockAcquire(lock, LW_SHARED);
-		if (!IplFrameChecksumOk(PoolRelGetFrame(dirIndex, blkno), &stored, &computed))
+		if (!IplFrameChecksumOk(NvmPoolRelGetFrame(dirIndex, blkno), &stored, &computed))
 		{
 			LWLockRelease(lock);
-			CheckReport(&cs, blkno, InvalidOffsetNumber,
-						"page checksum mismatch: stored %u, computed %u", stored, computed);
+			NvmCheckReport(&cs, blkno, InvalidOffsetNumber,
+						   "page checksum mismatch: stored %u, computed %u", stored, computed);
 			cs.badpages = bms_add_member(cs.badpages, (int) blkno);
 			continue;
 		}
 		memcpy(copy.data, IplGetPage(dirIndex, blkno), BLCKSZ);
 		LWLockRelease(lock);
-		CheckPage(&cs, rel, copy.data, blkno, nblocks, next, frozen);
+		NvmCheckPage(&cs, rel, copy.data, blkno, nblocks, next, frozen);
 	}
 
 	indexes = RelationGetIndexList(rel);
@@ -374,7 +380,7 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
 
-		CheckIndex(&cs, rel, index, dirIndex);
+		NvmCheckIndex(&cs, rel, index, dirIndex);
 		index_close(index, AccessShareLock);
 	}
 	list_free(indexes);

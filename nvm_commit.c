@@ -3,14 +3,14 @@
  * nvm_commit.c
  *	  Durable commits through libpmem, and the recovery of transactions
  *	  after a crash: transaction slots, the pmem commit log, the commit
- *	  path, recovery, and the background worker that runs recovery as soon
- *	  as the server accepts connections.
+ *	  path driven by this module's transaction callback, and the resolution
+ *	  of the transactions a crash interrupted (called by nvm_recovery.c).
  *
  * The protocol (docs/design.md, "Commit and recovery", says why):
  *
  *	1. Before a (sub)transaction's xid first reaches the pool, WAL must
  *	   hold a flushed nvm_am XID_IN_USE record covering it (see
- *	   NvmProtectXid in pmem_smgr_hook.c: one record covers a batch of
+ *	   NvmXlogProtectXid in nvm_xlog.c: one record covers a batch of
  *	   xids, so this costs one WAL flush per batch, not per transaction).
  *	   After a crash, redo therefore sets nextXid beyond every xid in the
  *	   pool: no xid found in the pool is ever handed out again, and clog
@@ -38,8 +38,8 @@
  *	5. A commit-log entry is retired once WAL is flushed past the
  *	   transaction's PostgreSQL commit record: clog then knows.
  *
- * Recovery (NvmCommitRecover, before any transaction can read an nvm
- * table, after WAL redo):
+ * Recovery (NvmCommitRecover, called by NvmRecoveryEnsureReady before any
+ * transaction can read an nvm table, after WAL redo):
  *	- every valid commit-log entry whose transaction clog does not show
  *	  committed is a winner whose PostgreSQL commit record was lost: it is
  *	  committed in clog through an nvm_am COMMIT_RESOLVED WAL record
@@ -59,13 +59,13 @@
  * Locks: the commit-log lock (exclusive) around the allocation state of
  * the commit log in shared memory; each backend writes only its own slot
  * and the entry it allocated.  Recovery runs under the pool's directory
- * lock held exclusively by NvmEnsureReady, before any backend can write
- * to the pool; XactTruncationLock (shared) while clog is asked.
+ * lock held exclusively by NvmRecoveryEnsureReady, before any backend can
+ * write to the pool; XactTruncationLock (shared) while clog is asked.
  *
  * On-pmem layout owned here (placed by nvm_pool.c): NVM_XACT_SLOTS slots
  * of 64 bytes, one per PGPROC number (a backend with a higher number runs
  * without a slot and commits through WAL), and NVM_COMMIT_LOG_ENTRIES
- * commit-log entries of 64 bytes (NvmCommitEntry in nvm_am.h).
+ * commit-log entries of 64 bytes (NvmCommitEntry in nvm_pool.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -86,7 +86,7 @@
 #include "storage/shmem.h"
 #include "utils/wait_event.h"
 
-#include "nvm_am.h"
+#include "nvm_hooks.h"
 
 /* retire_lsn of an entry whose transaction has not finished */
 #define ENTRY_BUSY		PG_UINT64_MAX
@@ -107,8 +107,6 @@ static NvmCommitShared *commit_shared = NULL;
 static bool xact_wrote_nvm = false;
 static int	xact_entry = -1;
 
-PGDLLEXPORT void nvm_am_recovery_main(Datum arg);
-
 Size
 NvmCommitShmemSize(void)
 {
@@ -126,7 +124,7 @@ NvmCommitShmemInit(void)
 }
 
 static pg_crc32c
-CommitEntryCrc(const NvmCommitEntry *e)
+NvmCommitEntryCrc(const NvmCommitEntry *e)
 {
 	pg_crc32c	crc;
 
@@ -139,30 +137,29 @@ CommitEntryCrc(const NvmCommitEntry *e)
 }
 
 static bool
-CommitEntryValid(const NvmCommitEntry *e)
+NvmCommitEntryValid(const NvmCommitEntry *e)
 {
 	return e->fxid != 0 && e->nsubxids <= NVM_COMMIT_MAX_SUBXIDS &&
-		e->crc == CommitEntryCrc(e);
+		e->crc == NvmCommitEntryCrc(e);
 }
 
 /*
- * MySlot - this backend's transaction slot, or NULL if its PGPROC number is
+ * NvmCommitMySlot - this backend's transaction slot, or NULL if its PGPROC number is
  * beyond the slots of the pool.
  */
 static NvmXactSlot *
-MySlot(void)
+NvmCommitMySlot(void)
 {
 	if (MyProc == NULL || MyProc->pgprocno >= NVM_XACT_SLOTS)
 		return NULL;
-	return PoolXactSlot(MyProc->pgprocno);
+	return NvmPoolXactSlot(MyProc->pgprocno);
 }
 
 /*
- * NvmCommitFirstWrite - called before each write of the current
- * transaction to the pool (after its xid is protected); marks the slot
- * ACTIVE the first time.
+ * NvmCommitFirstWrite - marks the slot ACTIVE before the current
+ * transaction's first write to the pool.
  */
-void
+static void
 NvmCommitFirstWrite(void)
 {
 	NvmXactSlot *slot;
@@ -170,27 +167,53 @@ NvmCommitFirstWrite(void)
 	if (xact_wrote_nvm)
 		return;
 	xact_wrote_nvm = true;
-	slot = MySlot();
+	slot = NvmCommitMySlot();
 	if (slot != NULL)
 	{
 		slot->word = NVM_SLOT_ACTIVE |
 			(U64FromFullTransactionId(GetTopFullTransactionId()) & NVM_SLOT_FXID_MASK);
 		/* the drain of the change that follows makes it durable */
-		PoolFlush(&slot->word, sizeof(uint64));
+		NvmPoolFlush(&slot->word, sizeof(uint64));
 	}
 }
 
 /*
- * CommitLogAlloc - allocate a free commit-log entry, or -1.  An entry whose
+ * NvmCommitBeforeWrite - call before each write of tuple data of the
+ * current (sub)transaction into the pool: protects its xid (nvm_xlog.c)
+ * and marks the transaction's slot ACTIVE the first time.
+ */
+void
+NvmCommitBeforeWrite(void)
+{
+	NvmXlogProtectXid(GetCurrentTransactionId());
+	NvmCommitFirstWrite();
+}
+
+/*
+ * NvmCommitXidCommitted - did xid commit?  Handles the permanent xids
+ * (bootstrap and frozen: committed).
+ */
+bool
+NvmCommitXidCommitted(TransactionId xid)
+{
+	if (!TransactionIdIsValid(xid))
+		return false;
+	if (!TransactionIdIsNormal(xid))
+		return true;
+	return TransactionIdDidCommit(xid);
+}
+
+/*
+ * NvmCommitLogAlloc - allocate a free commit-log entry, or -1.  An entry whose
  * transaction's PostgreSQL commit record is flushed is free.
  */
 static int
-CommitLogAlloc(void)
+NvmCommitLogAlloc(void)
 {
 	XLogRecPtr	flushed = GetFlushRecPtr(NULL);
 	int			result = -1;
 
-	LWLockAcquire(PoolCommitLogLock(), LW_EXCLUSIVE);
+	LWLockAcquire(NvmPoolCommitLogLock(), LW_EXCLUSIVE);
 	for (int n = 0; n < NVM_COMMIT_LOG_ENTRIES; n++)
 	{
 		int			i = commit_shared->hand;
@@ -203,7 +226,7 @@ CommitLogAlloc(void)
 			break;
 		}
 	}
-	LWLockRelease(PoolCommitLogLock());
+	LWLockRelease(NvmPoolCommitLogLock());
 	return result;
 }
 
@@ -212,7 +235,7 @@ CommitLogAlloc(void)
  * nvm data: write and persist its commit record (nvm-only transactions) or
  * mark its slot PREPARED and leave the decision to WAL and clog.
  */
-void
+static void
 NvmCommitPreCommit(void)
 {
 	FullTransactionId fxid;
@@ -231,13 +254,13 @@ NvmCommitPreCommit(void)
 	if (XactLastRecEnd == InvalidXLogRecPtr && !IsolationIsSerializable() &&
 		nchildren <= NVM_COMMIT_MAX_SUBXIDS)
 	{
-		entry = CommitLogAlloc();
+		entry = NvmCommitLogAlloc();
 		if (entry < 0)
 		{
 			/* every entry waits for the WAL writer: flush WAL ourselves */
-			PoolCountAdd(NVM_STAT_COMMIT_LOG_FULL, 1);
+			NvmPoolCountAdd(NVM_STAT_COMMIT_LOG_FULL, 1);
 			XLogFlush(GetXLogInsertRecPtr());
-			entry = CommitLogAlloc();
+			entry = NvmCommitLogAlloc();
 		}
 	}
 
@@ -251,11 +274,11 @@ NvmCommitPreCommit(void)
 		rec.fxid = U64FromFullTransactionId(fxid);
 		rec.nsubxids = nchildren;
 		memcpy(rec.subxids, children, nchildren * sizeof(TransactionId));
-		rec.crc = CommitEntryCrc(&rec);
-		memcpy(PoolCommitEntry(entry), &rec, sizeof(rec));
-		PoolPersist(PoolCommitEntry(entry), sizeof(rec));
-		PoolCountAdd(NVM_STAT_COMMIT_RECORDS, 1);
-		PoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
+		rec.crc = NvmCommitEntryCrc(&rec);
+		memcpy(NvmPoolCommitEntry(entry), &rec, sizeof(rec));
+		NvmPoolPersist(NvmPoolCommitEntry(entry), sizeof(rec));
+		NvmPoolCountAdd(NVM_STAT_COMMIT_RECORDS, 1);
+		NvmPoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
 		return;
 	}
 
@@ -265,14 +288,14 @@ NvmCommitPreCommit(void)
 	 * crash can still lose (hint bits, pruning and index kills rely on it).
 	 */
 	ForceSyncCommit();
-	slot = MySlot();
+	slot = NvmCommitMySlot();
 	if (slot != NULL)
 	{
-		PoolPublish64(&slot->word, NVM_SLOT_PREPARED |
-					  (U64FromFullTransactionId(fxid) & NVM_SLOT_FXID_MASK));
-		PoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
+		NvmPoolPublish64(&slot->word, NVM_SLOT_PREPARED |
+						 (U64FromFullTransactionId(fxid) & NVM_SLOT_FXID_MASK));
+		NvmPoolCountAdd(NVM_STAT_COMMIT_DRAINS, 1);
 	}
-	PoolCountAdd(NVM_STAT_COMMITS_THROUGH_WAL, 1);
+	NvmPoolCountAdd(NVM_STAT_COMMITS_THROUGH_WAL, 1);
 }
 
 /*
@@ -280,7 +303,7 @@ NvmCommitPreCommit(void)
  * two-phase commit (committed = false): retire or withdraw its commit
  * record and free its slot.
  */
-void
+static void
 NvmCommitEnd(bool committed)
 {
 	NvmXactSlot *slot;
@@ -293,33 +316,33 @@ NvmCommitEnd(bool committed)
 		if (!committed)
 		{
 			/* an error after pre-commit: the record must not count */
-			PoolPublish64(&PoolCommitEntry(i)->fxid, 0);
+			NvmPoolPublish64(&NvmPoolCommitEntry(i)->fxid, 0);
 		}
-		LWLockAcquire(PoolCommitLogLock(), LW_EXCLUSIVE);
+		LWLockAcquire(NvmPoolCommitLogLock(), LW_EXCLUSIVE);
 		/* a commit record is behind the insert position */
 		commit_shared->retire_lsn[i] = committed ? GetXLogInsertRecPtr() : 0;
-		LWLockRelease(PoolCommitLogLock());
+		LWLockRelease(NvmPoolCommitLogLock());
 	}
 	if (xact_wrote_nvm)
 	{
 		xact_wrote_nvm = false;
-		slot = MySlot();
+		slot = NvmCommitMySlot();
 		if (slot != NULL)
 		{
 			/* no drain: a stale slot only costs recovery a clog lookup */
 			slot->word = 0;
-			PoolFlush(&slot->word, sizeof(uint64));
+			NvmPoolFlush(&slot->word, sizeof(uint64));
 		}
 	}
 }
 
 /*
- * XidKnownToClog - can clog be asked about fxid?  It must be older than
+ * NvmCommitXidKnownToClog - can clog be asked about fxid?  It must be older than
  * nextXid and not older than the oldest xid clog keeps.  Caller holds
  * XactTruncationLock shared.
  */
 static bool
-XidKnownToClog(FullTransactionId fxid, FullTransactionId next)
+NvmCommitXidKnownToClog(FullTransactionId fxid, FullTransactionId next)
 {
 	TransactionId xid = XidFromFullTransactionId(fxid);
 
@@ -334,7 +357,7 @@ XidKnownToClog(FullTransactionId fxid, FullTransactionId next)
 
 /*
  * NvmCommitRecover - resolve the transactions a crash interrupted (see the
- * file header).  Caller (NvmEnsureReady) holds the pool's directory lock
+ * file header).  Caller (NvmRecoveryEnsureReady) holds the pool's directory lock
  * exclusively, so no backend writes to the pool meanwhile.
  */
 void
@@ -356,7 +379,7 @@ NvmCommitRecover(void)
 	/* commit records: find the winners and log their resolution */
 	for (int i = 0; i < NVM_COMMIT_LOG_ENTRIES; i++)
 	{
-		NvmCommitEntry *e = PoolCommitEntry(i);
+		NvmCommitEntry *e = NvmPoolCommitEntry(i);
 		FullTransactionId fxid;
 		TransactionId xid;
 
@@ -364,11 +387,11 @@ NvmCommitRecover(void)
 			continue;
 		fxid = FullTransactionIdFromU64(e->fxid);
 		xid = XidFromFullTransactionId(fxid);
-		if (!CommitEntryValid(e))
+		if (!NvmCommitEntryValid(e))
 		{
 			/* torn: its drain never completed, so it was never a commit */
 		}
-		else if (!XidKnownToClog(fxid, next))
+		else if (!NvmCommitXidKnownToClog(fxid, next))
 		{
 			if (!FullTransactionIdPrecedes(fxid, next))
 				ereport(WARNING,
@@ -380,40 +403,40 @@ NvmCommitRecover(void)
 		}
 		else if (!TransactionIdDidCommit(xid) && !TransactionIdDidAbort(xid))
 		{
-			NvmCommitLogResolved(xid, e->nsubxids, e->subxids);
+			NvmXlogCommitResolved(xid, e->nsubxids, e->subxids);
 			lastlsn = GetXLogInsertRecPtr();
 			winners[nwinners++] = i;
 			continue;			/* cleared below, once clog knows */
 		}
 		/* resolved already, or never a commit */
 		e->fxid = 0;
-		PoolFlush(&e->fxid, sizeof(uint64));
+		NvmPoolFlush(&e->fxid, sizeof(uint64));
 	}
 	if (nwinners > 0)
 	{
 		XLogFlush(lastlsn);
 		for (int w = 0; w < nwinners; w++)
 		{
-			NvmCommitEntry *e = PoolCommitEntry(winners[w]);
+			NvmCommitEntry *e = NvmPoolCommitEntry(winners[w]);
 
 			TransactionIdCommitTree(XidFromFullTransactionId(FullTransactionIdFromU64(e->fxid)),
 									e->nsubxids, e->subxids);
 			e->fxid = 0;
-			PoolFlush(&e->fxid, sizeof(uint64));
+			NvmPoolFlush(&e->fxid, sizeof(uint64));
 		}
 	}
 
 	/* slots: losers and prepared transactions */
 	for (int i = 0; i < NVM_XACT_SLOTS; i++)
 	{
-		NvmXactSlot *slot = PoolXactSlot(i);
+		NvmXactSlot *slot = NvmPoolXactSlot(i);
 		FullTransactionId fxid;
 		bool		committed;
 
 		if (slot->word == 0)
 			continue;
 		fxid = FullTransactionIdFromU64(slot->word & NVM_SLOT_FXID_MASK);
-		committed = XidKnownToClog(fxid, next) &&
+		committed = NvmCommitXidKnownToClog(fxid, next) &&
 			TransactionIdDidCommit(XidFromFullTransactionId(fxid));
 		if (slot->word & NVM_SLOT_PREPARED)
 		{
@@ -425,77 +448,62 @@ NvmCommitRecover(void)
 		else if (!committed)
 			nlosers++;
 		slot->word = 0;
-		PoolFlush(&slot->word, sizeof(uint64));
+		NvmPoolFlush(&slot->word, sizeof(uint64));
 	}
 	LWLockRelease(XactTruncationLock);
-	PoolDrain();
+	NvmPoolDrain();
 	pfree(winners);
 
 	INSTR_TIME_SET_CURRENT(duration);
 	INSTR_TIME_SUBTRACT(duration, start);
-	PoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
-	PoolCountAdd(NVM_STAT_FROZEN_WINNERS, nwinners);
-	PoolCountAdd(NVM_STAT_RECOVERED_LOSERS, nlosers);
-	PoolCountAdd(NVM_STAT_PREPARED_RESOLVED_COMMIT, nprepared_committed);
-	PoolCountAdd(NVM_STAT_PREPARED_RESOLVED_ABORT, nprepared_aborted);
+	NvmPoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
+	NvmPoolCountAdd(NVM_STAT_FROZEN_WINNERS, nwinners);
+	NvmPoolCountAdd(NVM_STAT_RECOVERED_LOSERS, nlosers);
+	NvmPoolCountAdd(NVM_STAT_PREPARED_RESOLVED_COMMIT, nprepared_committed);
+	NvmPoolCountAdd(NVM_STAT_PREPARED_RESOLVED_ABORT, nprepared_aborted);
 	if (nwinners + nlosers + nprepared_committed + nprepared_aborted > 0)
 		ereport(LOG,
 				(errmsg("nvm_am recovered %d committed, %d interrupted and %d prepared transactions in %.3f ms",
 						nwinners, nlosers, nprepared_committed + nprepared_aborted,
-						PoolCounterValue(NVM_STAT_RECOVERY_US) / 1000.0)));
+						NvmPoolCounterValue(NVM_STAT_RECOVERY_US) / 1000.0)));
 }
 
 /*
- * NvmCommitRedo - replay of COMMIT_RESOLVED: the transaction committed.
+ * NvmCommitXactCallback - the commit path at the points of a transaction's
+ * end (the other modules' end-of-transaction work has callbacks of its
+ * own): pre-commit writes the commit record, the end retires or withdraws
+ * it; then this backend's frame pins and protected xid are released.
  */
-void
-NvmCommitRedo(TransactionId xid, int nsubxids, TransactionId *subxids)
+static void
+NvmCommitXactCallback(XactEvent event, void *arg)
 {
-	TransactionId maxxid = xid;
-
-	for (int i = 0; i < nsubxids; i++)
-		if (TransactionIdFollows(subxids[i], maxxid))
-			maxxid = subxids[i];
-	AdvanceNextFullTransactionIdPastXid(maxxid);
-	TransactionIdCommitTree(xid, nsubxids, subxids);
-}
-
-/* ----------------------------------------------------------------
- * The recovery worker: runs recovery as soon as connections are possible,
- * then idles (a worker that exits would not be started again after the
- * next crash).
- * ----------------------------------------------------------------
- */
-
-void
-NvmCommitRegisterWorker(void)
-{
-	BackgroundWorker worker;
-
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = 5;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "nvm_am");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "nvm_am_recovery_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "nvm_am recovery");
-	snprintf(worker.bgw_type, BGW_MAXLEN, "nvm_am recovery");
-	RegisterBackgroundWorker(&worker);
-}
-
-void
-nvm_am_recovery_main(Datum arg)
-{
-	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
-	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
-	NvmEnsureReady();
-	while (!ShutdownRequestPending)
+	switch (event)
 	{
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
-						 PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
+		case XACT_EVENT_PRE_COMMIT:
+			NvmCommitPreCommit();
+			return;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+			NvmCommitEnd(true);
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			NvmCommitEnd(false);
+			break;
+		default:
+			return;
 	}
-	proc_exit(0);
+	NvmXlogAtXactEnd();
+	/* scans are over: drop frame pins left by scans an error ended */
+	NvmPoolReleaseAllPins();
+}
+
+/*
+ * NvmCommitInit - register the transaction callback; called from _PG_init.
+ */
+void
+NvmCommitInit(void)
+{
+	RegisterXactCallback(NvmCommitXactCallback, NULL);
 }

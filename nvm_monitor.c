@@ -25,7 +25,7 @@ PG_FUNCTION_INFO_V1(nvm_am_stats_values);
 PG_FUNCTION_INFO_V1(nvm_am_pool_info);
 
 static void
-MonitorPutRow(Tuplestorestate *ts, TupleDesc desc, const char *name, uint64 value)
+NvmMonitorPutRow(Tuplestorestate *ts, TupleDesc desc, const char *name, uint64 value)
 {
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
@@ -44,19 +44,19 @@ nvm_am_stats_values(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	NvmPoolInfo info;
 
-	NvmEnsureReady();
+	NvmRecoveryEnsureReady();
 	InitMaterializedSRF(fcinfo, 0);
-	PoolGetInfo(&info);
+	NvmPoolGetInfo(&info);
 	for (int c = 0; c < NVM_NUM_COUNTERS; c++)
-		MonitorPutRow(rsinfo->setResult, rsinfo->setDesc,
-					  PoolCounterName((NvmCounter) c),
-					  PoolCounterValue((NvmCounter) c));
-	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_allocated",
-				  info.frames_total - info.frames_free);
-	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_free", info.frames_free);
-	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "relations", info.relations);
-	MonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "recovery_ms",
-				  (PoolCounterValue(NVM_STAT_RECOVERY_US) + 500) / 1000);
+		NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc,
+						 NvmPoolCounterName((NvmCounter) c),
+						 NvmPoolCounterValue((NvmCounter) c));
+	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_allocated",
+					 info.frames_total - info.frames_free);
+	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_free", info.frames_free);
+	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "relations", info.relations);
+	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "recovery_ms",
+					 (NvmPoolCounterValue(NVM_STAT_RECOVERY_US) + 500) / 1000);
 	return (Datum) 0;
 }
 
@@ -73,10 +73,10 @@ nvm_am_pool_info(PG_FUNCTION_ARGS)
 	NvmPoolInfo info;
 	uint64		used;
 
-	NvmEnsureReady();
+	NvmRecoveryEnsureReady();
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	PoolGetInfo(&info);
+	NvmPoolGetInfo(&info);
 	used = info.size - info.frames_free * BLCKSZ;
 	values[0] = CStringGetTextDatum(info.path);
 	values[1] = Int64GetDatum((int64) info.size);

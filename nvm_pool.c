@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * nvm_pool.c
- *	  The persistent-memory pool: mapping, header, relation directory,
- *	  per-relation page tables, page-frame allocation and the persist
- *	  primitives.  This is the only file that calls libpmem.
+ *	  The persistent-memory pool: mapping, header, page-frame allocation
+ *	  and pins, page generations, shared memory, statistics counters and
+ *	  the persist primitives.  This is the only file that calls libpmem.
+ *	  The relation directory and the page tables are in nvm_pool_dir.c.
  *
  * On-pmem layout (all offsets from the start of the pool file):
  *
@@ -52,8 +53,8 @@
  * state; shared to look one up); the allocation lock around the free
  * bitmap; a relation's extension lock (heavyweight, taken by the caller) to
  * add blocks; a fixed array of page LWLocks hashed by (entry, block), taken
- * by ipl_log.c and nvm_am.c around page reads and changes.  No code holds
- * two page locks at once.
+ * by the page operations and the access method around page reads and
+ * changes.  No code holds two page locks at once.
  *
  * Frame pins: a backend that keeps a pointer into a frame after releasing
  * the page lock pins the frame (a counter per frame in shared memory, taken
@@ -88,48 +89,15 @@
 #include "storage/shmem.h"
 #include "utils/memutils.h"
 
-#include "nvm_am.h"
+#include "nvm_pool_internal.h"
 
 #define NVM_HEADER_SIZE		4096
 #define NVM_PAGE_LOCKS		1024
 #define NVM_LOCK_DIR		0
 #define NVM_LOCK_ALLOC		1
 #define NVM_LOCK_CLOG		2
-#define NVM_LOCKS_TOTAL		(3 + NVM_PAGE_LOCKS)
-
-typedef struct NvmPoolHeader
-{
-	uint64		magic;
-	uint32		format_version;
-	uint32		frame_size;
-	uint64		system_identifier;
-	uint64		pool_size;
-	uint64		dir_offset;
-	uint64		dir_entries;
-	uint64		frames_offset;
-	uint64		nframes;
-	uint64		logs_offset;	/* first byte of the in-page log areas */
-	uint32		log_size;		/* bytes of log area per frame (0: no IPL) */
-	uint32		pad;
-	uint64		xact_offset;	/* transaction slots */
-	uint64		xact_slots;
-	uint64		clog_offset;	/* commit log */
-	uint64		clog_entries;
-	int64		created_at;		/* pg_time_t of creation */
-	pg_crc32c	checksum;		/* CRC-32C of the bytes above */
-} NvmPoolHeader;
-
-typedef struct NvmDirEntry
-{
-	uint64		state;			/* NVM_REL_* flags | xid; 0 = free */
-	uint32		spcNode;
-	uint32		dbNode;
-	uint32		relNode;
-	uint32		pad;
-	uint64		root;			/* frame number of the page-table root */
-	uint64		nblocks;		/* blocks below this are valid */
-	uint64		reserved[3];
-} NvmDirEntry;
+#define NVM_LOCK_FIRST_PAGE	3
+#define NVM_LOCKS_TOTAL		(NVM_LOCK_FIRST_PAGE + NVM_PAGE_LOCKS)
 
 /* the part of the header page that changes at run time (not checksummed) */
 #define NVM_RUNTIME_OFFSET	2048
@@ -154,6 +122,7 @@ typedef struct NvmPoolShared
 	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
+	uint64		extra_pins;		/* pin words after the frames' (the caller's) */
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
 } NvmPoolShared;
 
@@ -168,14 +137,14 @@ static int	trace_fd = -1;
 static pid_t trace_pid = 0;
 
 /* Process-local state, inherited from the postmaster by fork */
-static char *pool_base = NULL;
-static NvmPoolHeader *pool_header = NULL;
+char *pool_base = NULL;
+NvmPoolHeader *pool_header = NULL;
 static NvmPoolRuntime *pool_runtime = NULL;
-static NvmDirEntry *pool_dir = NULL;
+NvmDirEntry *pool_dir = NULL;
 static NvmXactSlot *pool_slots = NULL;
 static NvmCommitEntry *pool_clog = NULL;
 static bool pool_is_pmem = false;
-static char *pool_resolved_path = NULL;
+char *pool_resolved_path = NULL;
 static int	pool_lock_fd = -1;
 static NvmPoolShared *pool_shared = NULL;
 static pg_atomic_uint32 *pool_pins = NULL;
@@ -230,7 +199,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 };
 
 static pg_crc32c
-PoolHeaderChecksum(const NvmPoolHeader *hdr)
+NvmPoolHeaderChecksum(const NvmPoolHeader *hdr)
 {
 	pg_crc32c	crc;
 
@@ -241,7 +210,7 @@ PoolHeaderChecksum(const NvmPoolHeader *hdr)
 }
 
 static uint64
-PoolConfiguredSize(void)
+NvmPoolConfiguredSize(void)
 {
 	return (uint64) nvm_pool_size_mb * 1024 * 1024;
 }
@@ -271,7 +240,7 @@ typedef struct NvmTraceEvent
 } NvmTraceEvent;
 
 static void
-PoolTrace(char type, const void *addr, Size len)
+NvmPoolTrace(char type, const void *addr, Size len)
 {
 	NvmTraceEvent ev;
 
@@ -304,11 +273,11 @@ PoolTrace(char type, const void *addr, Size len)
 }
 
 /*
- * PoolFlush - write back the cache lines of [addr, addr+len) without waiting.
+ * NvmPoolFlush - write back the cache lines of [addr, addr+len) without waiting.
  * On a file that is not persistent memory this is a synchronous msync.
  */
 void
-PoolFlush(const void *addr, Size len)
+NvmPoolFlush(const void *addr, Size len)
 {
 	if (len == 0)
 		return;
@@ -319,42 +288,42 @@ PoolFlush(const void *addr, Size len)
 				(errcode_for_file_access(),
 				 errmsg("could not msync nvm_am pool file \"%s\": %m",
 						pool_resolved_path)));
-	PoolCountAdd(NVM_STAT_PMEM_BYTES_WRITTEN, len);
-	PoolCountAdd(NVM_STAT_PMEM_FLUSHES, 1);
-	PoolTrace('F', addr, len);
+	NvmPoolCountAdd(NVM_STAT_PMEM_BYTES_WRITTEN, len);
+	NvmPoolCountAdd(NVM_STAT_PMEM_FLUSHES, 1);
+	NvmPoolTrace('F', addr, len);
 }
 
 /*
- * PoolDrain - wait until every flush issued by this process is durable.
+ * NvmPoolDrain - wait until every flush issued by this process is durable.
  */
 void
-PoolDrain(void)
+NvmPoolDrain(void)
 {
 	if (pool_is_pmem)
 		pmem_drain();
-	PoolCountAdd(NVM_STAT_PMEM_DRAINS, 1);
-	PoolTrace('D', NULL, 0);
+	NvmPoolCountAdd(NVM_STAT_PMEM_DRAINS, 1);
+	NvmPoolTrace('D', NULL, 0);
 }
 
 /*
- * PoolPersist - flush and drain.
+ * NvmPoolPersist - flush and drain.
  */
 void
-PoolPersist(const void *addr, Size len)
+NvmPoolPersist(const void *addr, Size len)
 {
-	PoolFlush(addr, len);
-	PoolDrain();
+	NvmPoolFlush(addr, len);
+	NvmPoolDrain();
 }
 
 /*
- * PoolPublish64 - store an aligned 8-byte word atomically and persist it.
+ * NvmPoolPublish64 - store an aligned 8-byte word atomically and persist it.
  */
 void
-PoolPublish64(uint64 *addr, uint64 value)
+NvmPoolPublish64(uint64 *addr, uint64 value)
 {
 	Assert(((uintptr_t) addr % sizeof(uint64)) == 0);
 	*(volatile uint64 *) addr = value;
-	PoolPersist(addr, sizeof(uint64));
+	NvmPoolPersist(addr, sizeof(uint64));
 }
 
 /* ----------------------------------------------------------------
@@ -363,7 +332,7 @@ PoolPublish64(uint64 *addr, uint64 value)
  */
 
 static void
-PoolResolvePath(void)
+NvmPoolResolvePath(void)
 {
 	if (is_absolute_path(nvm_pool_path))
 		pool_resolved_path = MemoryContextStrdup(TopMemoryContext, nvm_pool_path);
@@ -373,7 +342,7 @@ PoolResolvePath(void)
 }
 
 static void
-PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
+NvmPoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 {
 	uint64		entries;
 	uint64		frames_off;
@@ -407,11 +376,11 @@ PoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	hdr->clog_offset = clog_off;
 	hdr->clog_entries = NVM_COMMIT_LOG_ENTRIES;
 	hdr->created_at = (int64) time(NULL);
-	hdr->checksum = PoolHeaderChecksum(hdr);
+	hdr->checksum = NvmPoolHeaderChecksum(hdr);
 }
 
 static void
-PoolSetPointers(void *base, bool is_pmem)
+NvmPoolSetPointers(void *base, bool is_pmem)
 {
 	pool_base = base;
 	pool_header = (NvmPoolHeader *) base;
@@ -423,17 +392,17 @@ PoolSetPointers(void *base, bool is_pmem)
 }
 
 static void
-PoolCreate(void)
+NvmPoolCreate(void)
 {
 	char	   *tmppath = psprintf("%s.init", pool_resolved_path);
-	uint64		size = PoolConfiguredSize();
+	uint64		size = NvmPoolConfiguredSize();
 	size_t		mapped_len;
 	int			is_pmem;
 	void	   *base;
 	NvmPoolHeader hdr;
 	char	   *dir;
 
-	PoolComputeLayout(&hdr, size);
+	NvmPoolComputeLayout(&hdr, size);
 	if (hdr.nframes < 64)
 		ereport(FATAL,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -466,9 +435,9 @@ PoolCreate(void)
 				 errhint("Make sure directory \"%s\" exists and is writable by the server, or set nvm_am.pool_path.", dir)));
 	}
 	memcpy(base, &hdr, sizeof(hdr));
-	PoolSetPointers(base, is_pmem != 0);
+	NvmPoolSetPointers(base, is_pmem != 0);
 	/* the directory area of a freshly allocated file is zero already */
-	PoolPersist(base, hdr.frames_offset);
+	NvmPoolPersist(base, hdr.frames_offset);
 
 	if (rename(tmppath, pool_resolved_path) != 0)
 		ereport(FATAL,
@@ -483,8 +452,29 @@ PoolCreate(void)
 					is_pmem ? "persistent memory" : "msync")));
 }
 
+static void NvmPoolFileFailed(const char *verb, const char *hint) pg_attribute_noreturn();
+static void NvmPoolRefuse(const char *msg, const char *detail,
+						  const char *hint) pg_attribute_noreturn();
+
+/*
+ * NvmPoolFileFailed - stop startup: a system call on the pool file failed
+ * (errno is set); verb names the operation.
+ */
 static void
-PoolRefuse(const char *msg, const char *detail, const char *hint)
+NvmPoolFileFailed(const char *verb, const char *hint)
+{
+	ereport(FATAL,
+			(errcode_for_file_access(),
+			 errmsg("could not %s nvm_am pool file \"%s\": %m", verb, pool_resolved_path),
+			 hint ? errhint("%s", hint) : 0));
+}
+
+/*
+ * NvmPoolRefuse - stop startup: the pool file exists but cannot be used.
+ * msg completes "nvm_am pool file PATH ..."; detail may be NULL.
+ */
+static void
+NvmPoolRefuse(const char *msg, const char *detail, const char *hint)
 {
 	ereport(FATAL,
 			(errcode(ERRCODE_DATA_CORRUPTED),
@@ -494,7 +484,7 @@ PoolRefuse(const char *msg, const char *detail, const char *hint)
 }
 
 static void
-PoolOpenExisting(struct stat *st)
+NvmPoolOpenExisting(struct stat *st)
 {
 	NvmPoolHeader hdr;
 	ssize_t		n;
@@ -505,51 +495,49 @@ PoolOpenExisting(struct stat *st)
 	const char *move_hint = "Point nvm_am.pool_path at the right pool file, or move this file away to create a new, empty pool (the nvm_am tables it held are then lost).";
 
 	if (st->st_size == 0)
-		PoolRefuse("is empty",
-				   "A zero-length file is never written by nvm_am; the pool was truncated or replaced.",
-				   move_hint);
+		NvmPoolRefuse("is empty",
+					  "A zero-length file is never written by nvm_am; the pool was truncated or replaced.",
+					  move_hint);
 	if (st->st_size < (off_t) sizeof(NvmPoolHeader))
-		PoolRefuse("is truncated", psprintf("The file has %lld bytes, less than a pool header.",
+		NvmPoolRefuse("is truncated", psprintf("The file has %lld bytes, less than a pool header.",
 											(long long) st->st_size),
 				   move_hint);
 	n = pg_pread(fd, &hdr, sizeof(hdr), 0);
 	if (n != sizeof(hdr))
-		ereport(FATAL,
-				(errcode_for_file_access(),
-				 errmsg("could not read nvm_am pool file \"%s\": %m", pool_resolved_path)));
+		NvmPoolFileFailed("read", NULL);
 	if (hdr.magic != NVM_POOL_MAGIC)
-		PoolRefuse("is not an nvm_am pool",
-				   "The file does not start with the nvm_am pool magic number.", move_hint);
-	if (hdr.checksum != PoolHeaderChecksum(&hdr))
-		PoolRefuse("has a corrupt header",
-				   "The header checksum does not match its contents.", move_hint);
+		NvmPoolRefuse("is not an nvm_am pool",
+					  "The file does not start with the nvm_am pool magic number.", move_hint);
+	if (hdr.checksum != NvmPoolHeaderChecksum(&hdr))
+		NvmPoolRefuse("has a corrupt header",
+					  "The header checksum does not match its contents.", move_hint);
 	if (hdr.format_version != NVM_POOL_FORMAT_VERSION)
-		PoolRefuse("has an unsupported format version",
-				   psprintf("The file has format version %u, this build of nvm_am reads version %u.",
+		NvmPoolRefuse("has an unsupported format version",
+					  psprintf("The file has format version %u, this build of nvm_am reads version %u.",
 							hdr.format_version, NVM_POOL_FORMAT_VERSION),
 				   "Use the nvm_am version that created the pool, or move the file away to create a new pool.");
 	if (hdr.system_identifier != GetSystemIdentifier())
-		PoolRefuse("belongs to another database cluster",
-				   psprintf("The pool was created by the cluster with system identifier %llu, this cluster's is %llu.",
+		NvmPoolRefuse("belongs to another database cluster",
+					  psprintf("The pool was created by the cluster with system identifier %llu, this cluster's is %llu.",
 							(unsigned long long) hdr.system_identifier,
 							(unsigned long long) GetSystemIdentifier()),
 				   move_hint);
 	if ((uint64) st->st_size != hdr.pool_size)
-		PoolRefuse("is truncated or was resized",
-				   psprintf("The header records %llu bytes, the file has %llu.",
+		NvmPoolRefuse("is truncated or was resized",
+					  psprintf("The header records %llu bytes, the file has %llu.",
 							(unsigned long long) hdr.pool_size,
 							(unsigned long long) st->st_size),
 				   move_hint);
-	if (hdr.pool_size != PoolConfiguredSize())
-		PoolRefuse("does not have the configured size",
-				   psprintf("The pool has %llu bytes, nvm_am.pool_size asks for %llu.",
+	if (hdr.pool_size != NvmPoolConfiguredSize())
+		NvmPoolRefuse("does not have the configured size",
+					  psprintf("The pool has %llu bytes, nvm_am.pool_size asks for %llu.",
 							(unsigned long long) hdr.pool_size,
-							(unsigned long long) PoolConfiguredSize()),
+							(unsigned long long) NvmPoolConfiguredSize()),
 				   psprintf("Set nvm_am.pool_size = '%lluMB' to use this pool; a pool cannot be resized.",
 							(unsigned long long) (hdr.pool_size / (1024 * 1024))));
 	if (hdr.log_size != (uint32) nvm_ipl_log_size)
-		PoolRefuse("has another in-page log size",
-				   psprintf("The pool was created with nvm_am.ipl_log_size = %u bytes, the setting is %d bytes.",
+		NvmPoolRefuse("has another in-page log size",
+					  psprintf("The pool was created with nvm_am.ipl_log_size = %u bytes, the setting is %d bytes.",
 							hdr.log_size, nvm_ipl_log_size),
 				   psprintf("Set nvm_am.ipl_log_size = '%uB' to use this pool; the log size of a pool is fixed when it is created.",
 							hdr.log_size));
@@ -562,47 +550,40 @@ PoolOpenExisting(struct stat *st)
 		hdr.frames_offset < hdr.clog_offset + hdr.clog_entries * sizeof(NvmCommitEntry) ||
 		hdr.logs_offset != hdr.frames_offset + hdr.nframes * NVM_FRAME_SIZE ||
 		hdr.logs_offset + hdr.nframes * hdr.log_size > hdr.pool_size)
-		PoolRefuse("has an inconsistent layout",
-				   "The header's offsets do not fit the file.", move_hint);
+		NvmPoolRefuse("has an inconsistent layout",
+					  "The header's offsets do not fit the file.", move_hint);
 
 	base = pmem_map_file(pool_resolved_path, 0, 0, 0, &mapped_len, &is_pmem);
 	if (base == NULL)
-		ereport(FATAL,
-				(errcode_for_file_access(),
-				 errmsg("could not map nvm_am pool file \"%s\": %m", pool_resolved_path)));
-	PoolSetPointers(base, is_pmem != 0);
+		NvmPoolFileFailed("map", NULL);
+	NvmPoolSetPointers(base, is_pmem != 0);
 }
 
 /*
- * PoolOpenOrCreate - map the pool file, creating it on first start.
+ * NvmPoolOpenOrCreate - map the pool file, creating it on first start.
  *
  * Runs in the postmaster (or a single-user backend) while the shared
  * preload libraries are loaded.  Any problem stops startup with FATAL.
  */
 void
-PoolOpenOrCreate(void)
+NvmPoolOpenOrCreate(void)
 {
 	struct stat st;
 
-	PoolResolvePath();
+	NvmPoolResolvePath();
 	if (stat(pool_resolved_path, &st) != 0)
 	{
 		if (errno != ENOENT)
-			ereport(FATAL,
-					(errcode_for_file_access(),
-					 errmsg("could not stat nvm_am pool file \"%s\": %m", pool_resolved_path)));
-		PoolCreate();
+			NvmPoolFileFailed("stat", NULL);
+		NvmPoolCreate();
 	}
 	else if (!S_ISREG(st.st_mode))
-		PoolRefuse("is not a regular file", NULL,
-				   "Set nvm_am.pool_path to a file on a DAX file system or on /dev/shm.");
+		NvmPoolRefuse("is not a regular file", NULL,
+					  "Set nvm_am.pool_path to a file on a DAX file system or on /dev/shm.");
 
 	pool_lock_fd = open(pool_resolved_path, O_RDWR | O_CLOEXEC | PG_BINARY, 0);
 	if (pool_lock_fd < 0)
-		ereport(FATAL,
-				(errcode_for_file_access(),
-				 errmsg("could not open nvm_am pool file \"%s\": %m", pool_resolved_path),
-				 errhint("The file must be readable and writable by the server's operating system user.")));
+		NvmPoolFileFailed("open", "The file must be readable and writable by the server's operating system user.");
 	if (flock(pool_lock_fd, LOCK_EX | LOCK_NB) != 0)
 		ereport(FATAL,
 				(errcode(ERRCODE_OBJECT_IN_USE),
@@ -611,11 +592,33 @@ PoolOpenOrCreate(void)
 	if (pool_base == NULL)
 	{
 		if (fstat(pool_lock_fd, &st) != 0)
-			ereport(FATAL,
-					(errcode_for_file_access(),
-					 errmsg("could not stat nvm_am pool file \"%s\": %m", pool_resolved_path)));
-		PoolOpenExisting(&st);
+			NvmPoolFileFailed("stat", NULL);
+		NvmPoolOpenExisting(&st);
 	}
+}
+
+/*
+ * NvmPoolCheckPreloaded - error out unless the pool was mapped by the
+ * postmaster, i.e. nvm_am is in shared_preload_libraries.  Every entry
+ * point calls this before it touches the pool.
+ */
+void
+NvmPoolCheckPreloaded(void)
+{
+	if (!NvmPoolIsMapped())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("nvm_am must be loaded via shared_preload_libraries"),
+				 errhint("Add nvm_am to shared_preload_libraries in postgresql.conf and restart the server.")));
+}
+
+/*
+ * NvmPoolIsMapped - is the pool mapped in this process?
+ */
+bool
+NvmPoolIsMapped(void)
+{
+	return pool_base != NULL;
 }
 
 /* ----------------------------------------------------------------
@@ -624,87 +627,79 @@ PoolOpenOrCreate(void)
  */
 
 static uint64
-PoolBitmapWords(void)
+NvmPoolBitmapWords(void)
 {
 	NvmPoolHeader hdr;
 
 	/* the postmaster knows the layout before shared memory exists */
 	if (pool_header)
 		return (pool_header->nframes + 64) / 64;
-	PoolComputeLayout(&hdr, PoolConfiguredSize());
+	NvmPoolComputeLayout(&hdr, NvmPoolConfiguredSize());
 	return (hdr.nframes + 64) / 64;
 }
 
 /*
- * PoolFrameCount - number of page frames in the pool (the postmaster knows
+ * NvmPoolFrameCount - number of page frames in the pool (the postmaster knows
  * it before shared memory exists).
  */
 uint64
-PoolFrameCount(void)
+NvmPoolFrameCount(void)
 {
 	NvmPoolHeader hdr;
 
 	if (pool_header)
 		return pool_header->nframes;
-	PoolComputeLayout(&hdr, PoolConfiguredSize());
+	NvmPoolComputeLayout(&hdr, NvmPoolConfiguredSize());
 	return hdr.nframes;
 }
 
+/*
+ * NvmPoolShmemSize - shared memory of the pool: the free bitmap and one pin
+ * word per frame, plus extra_pins pin words for the caller's own pinnable
+ * objects (the merge cache's image slots), numbered after the frames.
+ */
 Size
-PoolShmemSize(void)
+NvmPoolShmemSize(uint64 extra_pins)
 {
 	Size		size = add_size(offsetof(NvmPoolShared, bitmap),
-								mul_size(PoolBitmapWords(), sizeof(uint64)));
+								mul_size(NvmPoolBitmapWords(), sizeof(uint64)));
 
-	/* one pin word per frame and per image slot of the merge cache */
-	return add_size(size, mul_size(PoolFrameCount() + 1 + IplCacheSlots(),
+	return add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
 								   sizeof(pg_atomic_uint32)));
 }
 
 void
-PoolRequestLocks(void)
+NvmPoolRequestLocks(void)
 {
 	RequestNamedLWLockTranche("nvm_am", NVM_LOCKS_TOTAL);
 }
 
-static inline char *
-FrameAddr(uint64 frame)
-{
-	return pool_base + pool_header->frames_offset + (frame - 1) * NVM_FRAME_SIZE;
-}
-
 static inline bool
-FrameValid(uint64 frame)
-{
-	return frame >= 1 && frame <= pool_header->nframes;
-}
-
-static inline bool
-BitTest(uint64 frame)
+NvmPoolBitTest(uint64 frame)
 {
 	return (pool_shared->bitmap[frame / 64] >> (frame % 64)) & 1;
 }
 
 static inline void
-BitSet(uint64 frame)
+NvmPoolBitSet(uint64 frame)
 {
 	pool_shared->bitmap[frame / 64] |= UINT64CONST(1) << (frame % 64);
 }
 
 static inline void
-BitClear(uint64 frame)
+NvmPoolBitClear(uint64 frame)
 {
 	pool_shared->bitmap[frame / 64] &= ~(UINT64CONST(1) << (frame % 64));
 }
 
 /*
- * PoolMarkUsed - mark a reachable frame during the rebuild.  Returns false
+ * NvmPoolMarkUsed - mark a reachable frame during the rebuild.  Returns false
  * for a frame number outside the pool (a corrupt entry).
  */
 static bool
-PoolMarkUsed(uint64 frame, int dirIndex)
+NvmPoolMarkUsed(uint64 frame, int dirIndex)
 {
-	if (!FrameValid(frame))
+	if (!NvmPoolFrameValid(frame))
 	{
 		ereport(WARNING,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -712,30 +707,30 @@ PoolMarkUsed(uint64 frame, int dirIndex)
 						dirIndex, (unsigned long long) frame)));
 		return false;
 	}
-	if (!BitTest(frame))
+	if (!NvmPoolBitTest(frame))
 	{
-		BitSet(frame);
+		NvmPoolBitSet(frame);
 		pool_shared->frames_free--;
 	}
 	return true;
 }
 
 /*
- * PoolRebuildAllocation - derive the free bitmap from the page tables and
+ * NvmPoolRebuildAllocation - derive the free bitmap from the page tables and
  * clear page-table entries at or beyond a relation's nblocks (left by a
  * crash during an extension or a truncation).
  */
 static void
-PoolRebuildAllocation(void)
+NvmPoolRebuildAllocation(void)
 {
-	uint64		words = PoolBitmapWords();
+	uint64		words = NvmPoolBitmapWords();
 
 	memset(pool_shared->bitmap, 0, words * sizeof(uint64));
 	pool_shared->frames_free = pool_header->nframes;
 	/* bit 0 and bits past nframes are never allocatable */
 	pool_shared->bitmap[0] |= 1;
 	for (uint64 f = pool_header->nframes + 1; f < words * 64; f++)
-		BitSet(f);
+		NvmPoolBitSet(f);
 
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
 	{
@@ -744,18 +739,18 @@ PoolRebuildAllocation(void)
 
 		if (!(e->state & NVM_REL_USED) || e->root == 0)
 			continue;
-		if (!PoolMarkUsed(e->root, i))
+		if (!NvmPoolMarkUsed(e->root, i))
 			continue;
-		root = (uint64 *) FrameAddr(e->root);
+		root = (uint64 *) NvmPoolFrameAddr(e->root);
 		for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
 		{
 			uint64	   *leaf;
 
 			if (root[l] == 0)
 				continue;
-			if (!PoolMarkUsed(root[l], i))
+			if (!NvmPoolMarkUsed(root[l], i))
 				continue;
-			leaf = (uint64 *) FrameAddr(root[l]);
+			leaf = (uint64 *) NvmPoolFrameAddr(root[l]);
 			for (uint64 k = 0; k < NVM_PT_FANOUT; k++)
 			{
 				uint64		blk = l * NVM_PT_FANOUT + k;
@@ -764,33 +759,34 @@ PoolRebuildAllocation(void)
 					continue;
 				if (blk >= e->nblocks)
 				{
-					PoolPublish64(&leaf[k], 0);
-					PoolCountAdd(NVM_STAT_ORPHANS_RECLAIMED, 1);
+					NvmPoolPublish64(&leaf[k], 0);
+					NvmPoolCountAdd(NVM_STAT_ORPHANS_RECLAIMED, 1);
 				}
 				else
-					(void) PoolMarkUsed(leaf[k], i);
+					(void) NvmPoolMarkUsed(leaf[k], i);
 			}
 		}
 	}
 }
 
 /*
- * PoolShmemInit - attach the shared state; in the postmaster (at start and
+ * NvmPoolShmemInit - attach the shared state; in the postmaster (at start and
  * after a crash of a backend) rebuild the allocation state from the pool.
  */
 void
-PoolShmemInit(void)
+NvmPoolShmemInit(uint64 extra_pins)
 {
 	bool		found;
 
-	pool_shared = ShmemInitStruct("nvm_am pool", PoolShmemSize(), &found);
+	pool_shared = ShmemInitStruct("nvm_am pool", NvmPoolShmemSize(extra_pins), &found);
 	pool_pins = (pg_atomic_uint32 *) ((char *) pool_shared +
 									  add_size(offsetof(NvmPoolShared, bitmap),
-											   mul_size(PoolBitmapWords(), sizeof(uint64))));
+											   mul_size(NvmPoolBitmapWords(), sizeof(uint64))));
 	if (!found)
 	{
-		for (uint64 f = 0; f <= PoolFrameCount() + IplCacheSlots(); f++)
+		for (uint64 f = 0; f <= NvmPoolFrameCount() + extra_pins; f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
+		pool_shared->extra_pins = extra_pins;
 		pool_shared->locks = GetNamedLWLockTranche("nvm_am");
 		pool_shared->alloc_hint = 0;
 		pg_atomic_init_u64(&pool_shared->trace_seq, 1);
@@ -802,11 +798,11 @@ PoolShmemInit(void)
 			instr_time	duration;
 
 			INSTR_TIME_SET_CURRENT(start);
-			PoolRebuildAllocation();
+			NvmPoolRebuildAllocation();
 			INSTR_TIME_SET_CURRENT(duration);
 			INSTR_TIME_SUBTRACT(duration, start);
 			/* the first part of recovery; NvmCommitRecover adds its own */
-			PoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
+			NvmPoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
 			/* numbers below the high-water mark may have been used */
 			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1);
 		}
@@ -819,38 +815,38 @@ PoolShmemInit(void)
  */
 
 void
-PoolCountAdd(NvmCounter c, uint64 n)
+NvmPoolCountAdd(NvmCounter c, uint64 n)
 {
 	if (pool_shared)
 		pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
 }
 
 uint64
-PoolCounterValue(NvmCounter c)
+NvmPoolCounterValue(NvmCounter c)
 {
 	return pool_shared ? pg_atomic_read_u64(&pool_shared->counters[c]) : 0;
 }
 
 const char *
-PoolCounterName(NvmCounter c)
+NvmPoolCounterName(NvmCounter c)
 {
 	return counter_names[c];
 }
 
 /*
- * PoolGetInfo - fill *info; takes the directory and allocation locks shared.
+ * NvmPoolGetInfo - fill *info; takes the directory and allocation locks shared.
  */
 void
-PoolGetInfo(NvmPoolInfo *info)
+NvmPoolGetInfo(NvmPoolInfo *info)
 {
 	const char *force = getenv("PMEM_IS_PMEM_FORCE");
 	uint64		rels = 0;
 
-	LWLockAcquire(PoolDirLock(), LW_SHARED);
+	LWLockAcquire(NvmPoolDirLock(), LW_SHARED);
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
 		if (pool_dir[i].state & NVM_REL_USED)
 			rels++;
-	LWLockRelease(PoolDirLock());
+	LWLockRelease(NvmPoolDirLock());
 
 	LWLockAcquire(&pool_shared->locks[NVM_LOCK_ALLOC].lock, LW_SHARED);
 	info->frames_free = pool_shared->frames_free;
@@ -871,46 +867,46 @@ PoolGetInfo(NvmPoolInfo *info)
  */
 
 LWLock *
-PoolDirLock(void)
+NvmPoolDirLock(void)
 {
 	return &pool_shared->locks[NVM_LOCK_DIR].lock;
 }
 
-/* PoolCommitLogLock - the lock around the commit log's allocation state */
+/* NvmPoolCommitLogLock - the lock around the commit log's allocation state */
 LWLock *
-PoolCommitLogLock(void)
+NvmPoolCommitLogLock(void)
 {
 	return &pool_shared->locks[NVM_LOCK_CLOG].lock;
 }
 
 /*
- * PoolXactSlot, PoolCommitEntry - the pool's transaction slot i and
+ * NvmPoolXactSlot, NvmPoolCommitEntry - the pool's transaction slot i and
  * commit-log entry i.  nvm_commit.c writes them through the persist
  * primitives.
  */
 NvmXactSlot *
-PoolXactSlot(int i)
+NvmPoolXactSlot(int i)
 {
 	Assert(i >= 0 && i < NVM_XACT_SLOTS);
 	return &pool_slots[i];
 }
 
 NvmCommitEntry *
-PoolCommitEntry(int i)
+NvmPoolCommitEntry(int i)
 {
 	Assert(i >= 0 && i < NVM_COMMIT_LOG_ENTRIES);
 	return &pool_clog[i];
 }
 
 /*
- * PoolPageLock - the LWLock that guards reads and changes of one page.
+ * NvmPoolPageLock - the LWLock that guards reads and changes of one page.
  */
 LWLock *
-PoolPageLock(int dirIndex, BlockNumber blkno)
+NvmPoolPageLock(int dirIndex, BlockNumber blkno)
 {
 	uint32		h = (uint32) dirIndex * 0x9E3779B1u ^ (uint32) blkno * 0x85EBCA77u;
 
-	return &pool_shared->locks[2 + (h % NVM_PAGE_LOCKS)].lock;
+	return &pool_shared->locks[NVM_LOCK_FIRST_PAGE + (h % NVM_PAGE_LOCKS)].lock;
 }
 
 /* ----------------------------------------------------------------
@@ -919,15 +915,15 @@ PoolPageLock(int dirIndex, BlockNumber blkno)
  */
 
 /*
- * PoolTryAllocFrame - take a free frame, or return 0 when there is none.
+ * NvmPoolTryAllocFrame - take a free frame, or return 0 when there is none.
  * The frame's contents are undefined; it becomes durable allocation only
  * when published in a page table.
  */
 uint64
-PoolTryAllocFrame(void)
+NvmPoolTryAllocFrame(void)
 {
 	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
-	uint64		words = PoolBitmapWords();
+	uint64		words = NvmPoolBitmapWords();
 	uint64		frame = 0;
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
@@ -943,7 +939,7 @@ PoolTryAllocFrame(void)
 				int			b = pg_rightmost_one_pos64(~bits);
 
 				frame = w * 64 + b;
-				BitSet(frame);
+				NvmPoolBitSet(frame);
 				pool_shared->frames_free--;
 				pool_shared->alloc_hint = w;
 				break;
@@ -951,7 +947,7 @@ PoolTryAllocFrame(void)
 		}
 	}
 	LWLockRelease(lock);
-	Assert(frame == 0 || FrameValid(frame));
+	Assert(frame == 0 || NvmPoolFrameValid(frame));
 	/* a new base image will be written here: check it when first read */
 	if (frame != 0)
 		pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_VERIFIED);
@@ -959,12 +955,12 @@ PoolTryAllocFrame(void)
 }
 
 /*
- * PoolAllocFrame - take a free frame; error out when the pool is full.
+ * NvmPoolAllocFrame - take a free frame; error out when the pool is full.
  */
 uint64
-PoolAllocFrame(void)
+NvmPoolAllocFrame(void)
 {
-	uint64		frame = PoolTryAllocFrame();
+	uint64		frame = NvmPoolTryAllocFrame();
 
 	if (frame == 0)
 		ereport(ERROR,
@@ -976,374 +972,50 @@ PoolAllocFrame(void)
 	return frame;
 }
 
-static void
-PoolFreeFrames(uint64 *frames, int n)
+/*
+ * NvmPoolFreeFrames - return frames to the free bitmap.
+ */
+void
+NvmPoolFreeFrames(uint64 *frames, int n)
 {
 	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
 	for (int i = 0; i < n; i++)
 	{
-		if (!FrameValid(frames[i]) || !BitTest(frames[i]))
+		if (!NvmPoolFrameValid(frames[i]) || !NvmPoolBitTest(frames[i]))
 			continue;
-		BitClear(frames[i]);
+		NvmPoolBitClear(frames[i]);
 		pool_shared->frames_free++;
 	}
 	LWLockRelease(lock);
 }
 
 Page
-PoolFramePage(uint64 frame)
+NvmPoolFramePage(uint64 frame)
 {
-	Assert(FrameValid(frame));
-	return (Page) FrameAddr(frame);
-}
-
-/* ----------------------------------------------------------------
- * Relation directory and page tables
- * ----------------------------------------------------------------
- */
-
-int
-PoolDirSize(void)
-{
-	return (int) pool_header->dir_entries;
-}
-
-static inline bool
-EntryMatches(NvmDirEntry *e, const RelFileNode *node)
-{
-	return (e->state & NVM_REL_USED) &&
-		e->relNode == node->relNode &&
-		e->dbNode == node->dbNode &&
-		e->spcNode == node->spcNode;
-}
-
-/*
- * PoolRelLookup - directory index of a relation's storage, or -1.
- * Takes the directory lock shared.
- */
-int
-PoolRelLookup(const RelFileNode *node)
-{
-	int			result = -1;
-
-	LWLockAcquire(PoolDirLock(), LW_SHARED);
-	for (int i = 0; i < (int) pool_header->dir_entries; i++)
-	{
-		if (EntryMatches(&pool_dir[i], node))
-		{
-			result = i;
-			break;
-		}
-	}
-	LWLockRelease(PoolDirLock());
-	return result;
-}
-
-/*
- * PoolRelGetKey - read an entry's key and state; false if it is free.
- * Caller holds the directory lock.
- */
-bool
-PoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-
-	*state = e->state;
-	if (!(e->state & NVM_REL_USED))
-		return false;
-	node->spcNode = e->spcNode;
-	node->dbNode = e->dbNode;
-	node->relNode = e->relNode;
-	return true;
-}
-
-/*
- * PoolRelCreate - allocate a directory entry for new, empty storage, marked
- * as being created by xid.  Caller holds the directory lock exclusively.
- */
-int
-PoolRelCreate(const RelFileNode *node, TransactionId xid)
-{
-	Assert(LWLockHeldByMeInMode(PoolDirLock(), LW_EXCLUSIVE));
-	for (int i = 0; i < (int) pool_header->dir_entries; i++)
-	{
-		if (EntryMatches(&pool_dir[i], node))
-			elog(ERROR, "nvm_am storage for relation %u/%u/%u exists already",
-				 node->spcNode, node->dbNode, node->relNode);
-	}
-	for (int i = 0; i < (int) pool_header->dir_entries; i++)
-	{
-		NvmDirEntry *e = &pool_dir[i];
-
-		if (e->state != 0)
-			continue;
-		e->spcNode = node->spcNode;
-		e->dbNode = node->dbNode;
-		e->relNode = node->relNode;
-		e->pad = 0;
-		e->root = 0;
-		e->nblocks = 0;
-		memset(e->reserved, 0, sizeof(e->reserved));
-		PoolFlush(e, sizeof(*e));
-		PoolPublish64(&e->state, NVM_REL_USED | NVM_REL_CREATING | xid);
-		PoolCountAdd(NVM_STAT_RELS_CREATED, 1);
-		return i;
-	}
-	ereport(ERROR,
-			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("nvm_am relation directory is full"),
-			 errdetail("The pool holds at most %llu nvm_am relations.",
-					   (unsigned long long) pool_header->dir_entries),
-			 errhint("Drop unused nvm_am tables, or create the cluster's pool with a larger nvm_am.pool_size.")));
-	return -1;					/* keep compiler quiet */
-}
-
-uint64
-PoolRelGetState(int dirIndex)
-{
-	return pool_dir[dirIndex].state;
-}
-
-/*
- * PoolRelSetState - publish a new state word.  Caller holds the directory
- * lock exclusively.
- */
-void
-PoolRelSetState(int dirIndex, uint64 state)
-{
-	Assert(LWLockHeldByMeInMode(PoolDirLock(), LW_EXCLUSIVE));
-	Assert(state & NVM_REL_USED);
-	PoolPublish64(&pool_dir[dirIndex].state, state);
-}
-
-/*
- * PoolCollectFrames - list every frame reachable from a page table.
- */
-static uint64 *
-PoolCollectFrames(NvmDirEntry *e, uint64 root, uint64 nblocks, int *n)
-{
-	int			cap = 64;
-	uint64	   *frames = palloc(cap * sizeof(uint64));
-	uint64	   *rootarr;
-
-	*n = 0;
-	if (root == 0 || !FrameValid(root))
-		return frames;
-	frames[(*n)++] = root;
-	rootarr = (uint64 *) FrameAddr(root);
-	for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
-	{
-		uint64	   *leaf;
-
-		if (rootarr[l] == 0 || !FrameValid(rootarr[l]))
-			continue;
-		if (*n + (int) NVM_PT_FANOUT + 1 > cap)
-		{
-			cap = cap * 2 + NVM_PT_FANOUT + 1;
-			frames = repalloc(frames, cap * sizeof(uint64));
-		}
-		frames[(*n)++] = rootarr[l];
-		leaf = (uint64 *) FrameAddr(rootarr[l]);
-		for (uint64 k = 0; k < NVM_PT_FANOUT; k++)
-			if (leaf[k] != 0)
-				frames[(*n)++] = leaf[k];
-	}
-	return frames;
-}
-
-/*
- * PoolRelFree - free an entry and all its frames.  The state word is
- * published first; from then on nothing in the pool reaches the frames.
- * Caller holds the directory lock exclusively and makes sure no backend
- * uses the relation.
- */
-void
-PoolRelFree(int dirIndex)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64	   *frames;
-	int			n;
-
-	Assert(LWLockHeldByMeInMode(PoolDirLock(), LW_EXCLUSIVE));
-	frames = PoolCollectFrames(e, e->root, e->nblocks, &n);
-	PoolPublish64(&e->state, 0);
-	PoolFreeFrames(frames, n);
-	pfree(frames);
-	PoolCountAdd(NVM_STAT_RELS_DROPPED, 1);
-}
-
-/*
- * PoolRelTruncate - drop every block of a relation (nontransactional).
- * Caller holds AccessExclusiveLock on the relation.
- */
-void
-PoolRelTruncate(int dirIndex)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64		root = e->root;
-	uint64	   *frames;
-	int			n;
-
-	frames = PoolCollectFrames(e, root, e->nblocks, &n);
-	PoolPublish64(&e->nblocks, 0);
-	PoolPublish64(&e->root, 0);
-	PoolFreeFrames(frames, n);
-	pfree(frames);
-}
-
-BlockNumber
-PoolRelNBlocks(int dirIndex)
-{
-	return (BlockNumber) pool_dir[dirIndex].nblocks;
-}
-
-static void PoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno) pg_attribute_noreturn();
-
-static void
-PoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("nvm_am page table of relation %u is corrupt at block %u",
-					e->relNode, blkno),
-			 errdetail("A page-table entry points outside pool file \"%s\".",
-					   pool_resolved_path)));
-}
-
-/*
- * PoolRelLeafEntry - the page-table entry of block blkno, which must be
- * below nblocks, after checking that the path to it stays in the pool.
- * The caller holds a lock on the relation.
- */
-static uint64 *
-PoolRelLeafEntry(int dirIndex, BlockNumber blkno)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64		root = e->root;
-	uint64		leaf;
-
-	if (blkno >= e->nblocks)
-		elog(ERROR, "block %u is beyond the end of nvm_am relation %u (%llu blocks)",
-			 blkno, e->relNode, (unsigned long long) e->nblocks);
-	if (!FrameValid(root))
-		PoolPageTableCorrupt(e, blkno);
-	leaf = ((uint64 *) FrameAddr(root))[blkno / NVM_PT_FANOUT];
-	if (!FrameValid(leaf))
-		PoolPageTableCorrupt(e, blkno);
-	return &((uint64 *) FrameAddr(leaf))[blkno % NVM_PT_FANOUT];
-}
-
-static uint64
-PoolNewTableFrame(void)
-{
-	uint64		f = PoolAllocFrame();
-	char	   *p = FrameAddr(f);
-
-	memset(p, 0, NVM_FRAME_SIZE);
-	PoolFlush(p, NVM_FRAME_SIZE);
-	return f;
-}
-
-/*
- * PoolRelMapNewBlock - publish an initialised, persisted frame as block
- * blkno, which must be the relation's current nblocks.  Caller holds the
- * relation's extension lock.
- */
-void
-PoolRelEnsurePath(int dirIndex, BlockNumber blkno)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64	   *root;
-
-	if ((uint64) blkno >= NVM_MAX_REL_BLOCKS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("nvm_am relation %u cannot grow beyond %llu blocks",
-						e->relNode, (unsigned long long) NVM_MAX_REL_BLOCKS)));
-	if (e->root == 0)
-	{
-		uint64		r = PoolNewTableFrame();
-
-		PoolDrain();
-		PoolPublish64(&e->root, r);
-	}
-	root = (uint64 *) FrameAddr(e->root);
-	if (root[blkno / NVM_PT_FANOUT] == 0)
-	{
-		uint64		l = PoolNewTableFrame();
-
-		PoolDrain();
-		PoolPublish64(&root[blkno / NVM_PT_FANOUT], l);
-	}
-}
-
-/*
- * PoolRelMapNewBlock - publish an initialised, persisted frame as block
- * blkno, which must be the relation's current nblocks.  Caller holds the
- * relation's extension lock and called PoolRelEnsurePath for blkno.
- */
-void
-PoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64	   *root;
-	uint64	   *leaf;
-
-	if (blkno != e->nblocks)
-		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
-			 e->relNode, blkno, (unsigned long long) e->nblocks);
-	PoolRelEnsurePath(dirIndex, blkno);
-	root = (uint64 *) FrameAddr(e->root);
-	leaf = (uint64 *) FrameAddr(root[blkno / NVM_PT_FANOUT]);
-	PoolPublish64(&leaf[blkno % NVM_PT_FANOUT], frame);
-	PoolPublish64(&e->nblocks, (uint64) blkno + 1);
-	PoolCountAdd(NVM_STAT_PAGES_EXTENDED, 1);
-}
-
-/* ----------------------------------------------------------------
- * Frame pins and retirement
- *
- * A backend that keeps a pointer into a page frame after releasing the
- * page lock (a scan's current page, a tuple returned by an index fetch)
- * pins the frame while it holds the page lock.  A page that is rewritten
- * (copy-on-write) gets a new frame; the old one is retired and freed once
- * its last pin is gone.  Since pins are taken under the page lock and
- * frames are swapped under the page lock held exclusively, no pin can be
- * taken on a frame after it was retired.
- * ----------------------------------------------------------------
- */
-
-/*
- * PoolRelGetFrame - frame number of a block.  Caller holds the page lock.
- */
-uint64
-PoolRelGetFrame(int dirIndex, BlockNumber blkno)
-{
-	uint64		frame = *PoolRelLeafEntry(dirIndex, blkno);
-
-	if (!FrameValid(frame))
-		PoolPageTableCorrupt(&pool_dir[dirIndex], blkno);
-	return frame;
+	Assert(NvmPoolFrameValid(frame));
+	return (Page) NvmPoolFrameAddr(frame);
 }
 
 static void
-PoolFreeOne(uint64 frame)
+NvmPoolFreeOne(uint64 frame)
 {
-	PoolFreeFrames(&frame, 1);
-	PoolCountAdd(NVM_STAT_FRAMES_RECLAIMED, 1);
+	NvmPoolFreeFrames(&frame, 1);
+	NvmPoolCountAdd(NVM_STAT_FRAMES_RECLAIMED, 1);
 }
 
 /*
- * PoolPinFrame - pin a frame, or (numbers above the pool's frames) an image
- * slot of the merge cache; caller holds the lock of the page in it.
+ * NvmPoolPinFrame - pin a frame, or (numbers above the pool's frames) one of
+ * the caller's extra pinnable objects (an image slot of the merge cache);
+ * caller holds the lock of the page in it.
  */
 void
-PoolPinFrame(uint64 frame)
+NvmPoolPinFrame(uint64 frame)
 {
-	Assert(FrameValid(frame) ||
-		   (frame > pool_header->nframes && frame <= pool_header->nframes + IplCacheSlots()));
+	Assert(NvmPoolFrameValid(frame) ||
+		   (frame > pool_header->nframes &&
+			frame <= pool_header->nframes + pool_shared->extra_pins));
 	if (local_npins >= local_maxpins)
 	{
 		int			newmax = Max(16, local_maxpins * 2);
@@ -1358,47 +1030,47 @@ PoolPinFrame(uint64 frame)
 }
 
 static void
-PoolUnpinShared(uint64 frame)
+NvmPoolUnpinShared(uint64 frame)
 {
 	uint32		old = pg_atomic_fetch_sub_u32(&pool_pins[frame], 1);
 	uint32		now = old - 1;
 
 	Assert((old & PIN_COUNT_MASK) > 0);
 	/* the last pin of a retired frame frees it (image slots never retire) */
-	if ((now & PIN_RETIRED) && (now & PIN_COUNT_MASK) == 0 && FrameValid(frame) &&
+	if ((now & PIN_RETIRED) && (now & PIN_COUNT_MASK) == 0 && NvmPoolFrameValid(frame) &&
 		pg_atomic_compare_exchange_u32(&pool_pins[frame], &now, 0))
-		PoolFreeOne(frame);
+		NvmPoolFreeOne(frame);
 }
 
 /*
- * PoolFrameVerified, PoolSetFrameVerified - whether the checksum of the base
+ * NvmPoolFrameVerified, NvmPoolSetFrameVerified - whether the checksum of the base
  * image in frame was checked since the frame was allocated or the server
- * started (a flag in the frame's pin word, cleared by PoolTryAllocFrame).
+ * started (a flag in the frame's pin word, cleared by NvmPoolTryAllocFrame).
  */
 bool
-PoolFrameVerified(uint64 frame)
+NvmPoolFrameVerified(uint64 frame)
 {
 	return (pg_atomic_read_u32(&pool_pins[frame]) & PIN_VERIFIED) != 0;
 }
 
 void
-PoolSetFrameVerified(uint64 frame)
+NvmPoolSetFrameVerified(uint64 frame)
 {
 	pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_VERIFIED);
 }
 
 /*
- * PoolUnpinFrame - drop one pin this backend holds on frame.
+ * NvmPoolUnpinFrame - drop one pin this backend holds on frame.
  */
 void
-PoolUnpinFrame(uint64 frame)
+NvmPoolUnpinFrame(uint64 frame)
 {
 	for (int i = local_npins - 1; i >= 0; i--)
 	{
 		if (local_pins[i] == frame)
 		{
 			local_pins[i] = local_pins[--local_npins];
-			PoolUnpinShared(frame);
+			NvmPoolUnpinShared(frame);
 			return;
 		}
 	}
@@ -1406,53 +1078,53 @@ PoolUnpinFrame(uint64 frame)
 }
 
 /*
- * PoolReleaseAllPins - drop every pin of this backend (transaction end).
+ * NvmPoolReleaseAllPins - drop every pin of this backend (transaction end).
  */
 void
-PoolReleaseAllPins(void)
+NvmPoolReleaseAllPins(void)
 {
 	while (local_npins > 0)
-		PoolUnpinShared(local_pins[--local_npins]);
+		NvmPoolUnpinShared(local_pins[--local_npins]);
 }
 
 /*
- * PoolPinCount - how many pins frame (or image slot) has.
+ * NvmPoolPinCount - how many pins frame (or image slot) has.
  */
 uint32
-PoolPinCount(uint64 frame)
+NvmPoolPinCount(uint64 frame)
 {
 	return pg_atomic_read_u32(&pool_pins[frame]) & PIN_COUNT_MASK;
 }
 
 /*
- * PoolFrameLog - the in-page log area of frame (log_size bytes), or NULL
+ * NvmPoolFrameLog - the in-page log area of frame (log_size bytes), or NULL
  * when the pool has none.
  */
 char *
-PoolFrameLog(uint64 frame)
+NvmPoolFrameLog(uint64 frame)
 {
-	Assert(FrameValid(frame));
+	Assert(NvmPoolFrameValid(frame));
 	if (pool_header->log_size == 0)
 		return NULL;
 	return pool_base + pool_header->logs_offset + (frame - 1) * pool_header->log_size;
 }
 
 /*
- * PoolLogSize - bytes of log area per frame (0: in-page logging is off).
+ * NvmPoolLogSize - bytes of log area per frame (0: in-page logging is off).
  */
 uint32
-PoolLogSize(void)
+NvmPoolLogSize(void)
 {
 	return pool_header->log_size;
 }
 
 /*
- * PoolNextGeneration - a page generation number never handed out before.
+ * NvmPoolNextGeneration - a page generation number never handed out before.
  * Every NVM_GEN_BATCH numbers the high-water mark is moved ahead and
  * persisted before any number beyond the old one is used.
  */
 uint64
-PoolNextGeneration(void)
+NvmPoolNextGeneration(void)
 {
 	uint64		gen = pg_atomic_fetch_add_u64(&pool_shared->next_gen, 1);
 
@@ -1462,18 +1134,18 @@ PoolNextGeneration(void)
 
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		if (gen >= pool_runtime->gen_high_water)
-			PoolPublish64(&pool_runtime->gen_high_water, gen + NVM_GEN_BATCH);
+			NvmPoolPublish64(&pool_runtime->gen_high_water, gen + NVM_GEN_BATCH);
 		LWLockRelease(lock);
 	}
 	return gen;
 }
 
 /*
- * PoolRetireFrame - a frame no page table reaches any more is freed as
+ * NvmPoolRetireFrame - a frame no page table reaches any more is freed as
  * soon as no backend has it pinned.
  */
 void
-PoolRetireFrame(uint64 frame)
+NvmPoolRetireFrame(uint64 frame)
 {
 	uint32		old = pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_RETIRED);
 	uint32		now = old | PIN_RETIRED;
@@ -1481,20 +1153,5 @@ PoolRetireFrame(uint64 frame)
 	Assert(!(old & PIN_RETIRED));
 	if ((old & PIN_COUNT_MASK) == 0 &&
 		pg_atomic_compare_exchange_u32(&pool_pins[frame], &now, 0))
-		PoolFreeOne(frame);
-}
-
-/*
- * PoolRelSwapFrame - make block blkno live in newframe (initialised and
- * persisted by the caller); returns the old frame, which the caller
- * retires.  Caller holds the page lock exclusively.
- */
-uint64
-PoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe)
-{
-	uint64	   *entry = PoolRelLeafEntry(dirIndex, blkno);
-	uint64		old = *entry;
-
-	PoolPublish64(entry, newframe);
-	return old;
+		NvmPoolFreeOne(frame);
 }

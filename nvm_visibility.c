@@ -7,7 +7,7 @@
  *	  The rules are PostgreSQL's MVCC rules over xmin, xmax, command ids,
  *	  snapshots and clog.  heapam_visibility.c cannot be used: it needs a
  *	  shared buffer.  Like heap, these routines set hint bits once the fate
- *	  of an xmin or xmax is known (through ipl_log.c, without persisting
+ *	  of an xmin or xmax is known (through the page layer, IplSetHintBits, without persisting
  *	  them: a lost hint costs a clog lookup, nothing more).  A "committed"
  *	  hint can never outlive a commit lost in a crash: every transaction
  *	  that writes to the pool commits durably before clog shows it
@@ -38,41 +38,28 @@
 
 #include "nvm_am.h"
 
-/*
- * NvmXidCommitted - did xid commit?  Handles the permanent xids.
- */
-bool
-NvmXidCommitted(TransactionId xid)
-{
-	if (!TransactionIdIsValid(xid))
-		return false;
-	if (!TransactionIdIsNormal(xid))
-		return true;			/* bootstrap or frozen */
-	return TransactionIdDidCommit(xid);
-}
-
 static inline bool
-XminKnownInvalid(HeapTupleHeader t)
+NvmTupleXminKnownInvalid(HeapTupleHeader t)
 {
 	return (t->t_infomask & HEAP_XMIN_INVALID) && !HeapTupleHeaderXminFrozen(t);
 }
 
 static inline bool
-XminKnownCommitted(HeapTupleHeader t)
+NvmTupleXminKnownCommitted(HeapTupleHeader t)
 {
 	return (t->t_infomask & HEAP_XMIN_COMMITTED) != 0;
 }
 
 /*
- * XidFateHint - the transaction xid of tuple t is no longer running (the
+ * NvmTupleXidFateHint - the transaction xid of tuple t is no longer running (the
  * caller made sure): did it commit?  Records the answer in a hint bit.
  */
 static bool
-XidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
+NvmTupleXidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
 {
 	if (!isXmin && (t->t_infomask & HEAP_XMAX_IS_MULTI))
-		return NvmXidCommitted(xid);	/* no hints for multixacts */
-	if (NvmXidCommitted(xid))
+		return NvmCommitXidCommitted(xid);	/* no hints for multixacts */
+	if (NvmCommitXidCommitted(xid))
 	{
 		IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
 		return true;
@@ -83,17 +70,17 @@ XidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
 
 /* a hint says the (non-locker) xmax committed */
 static inline bool
-XmaxKnownCommitted(HeapTupleHeader t)
+NvmTupleXmaxKnownCommitted(HeapTupleHeader t)
 {
 	return (t->t_infomask & HEAP_XMAX_COMMITTED) != 0;
 }
 
 /*
- * UpdateXid - the transaction that updated or deleted t (xmax is not
+ * NvmTupleUpdateXid - the transaction that updated or deleted t (xmax is not
  * locker-only); InvalidTransactionId when a multixact has none left.
  */
 static inline TransactionId
-UpdateXid(HeapTupleHeader t)
+NvmTupleUpdateXid(HeapTupleHeader t)
 {
 	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
 		return HeapTupleGetUpdateXid(t);
@@ -101,17 +88,17 @@ UpdateXid(HeapTupleHeader t)
 }
 
 /*
- * SatisfiesMVCC - visible to an MVCC snapshot?
+ * NvmTupleSatisfiesMVCC - visible to an MVCC snapshot?
  */
 static bool
-SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
+NvmTupleSatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 {
 	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
 	TransactionId xmax;
 
-	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+	if (NvmTupleXminKnownInvalid(t) || !TransactionIdIsValid(xmin))
 		return false;
-	if (!XminKnownCommitted(t))
+	if (!NvmTupleXminKnownCommitted(t))
 	{
 		if (TransactionIdIsCurrentTransactionId(xmin))
 		{
@@ -121,7 +108,7 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 				return true;
 			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return true;
-			xmax = UpdateXid(t);
+			xmax = NvmTupleUpdateXid(t);
 			if (!TransactionIdIsValid(xmax) ||
 				!TransactionIdIsCurrentTransactionId(xmax))
 				return true;	/* deleting subtransaction aborted */
@@ -129,7 +116,7 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 		}
 		if (XidInMVCCSnapshot(xmin, snapshot))
 			return false;
-		if (!XidFateHint(t, xmin, true))
+		if (!NvmTupleXidFateHint(t, xmin, true))
 			return false;
 	}
 	else if (!HeapTupleHeaderXminFrozen(t) && XidInMVCCSnapshot(xmin, snapshot))
@@ -140,25 +127,25 @@ SatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 		return true;
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return true;
-	xmax = UpdateXid(t);
+	xmax = NvmTupleUpdateXid(t);
 	if (!TransactionIdIsValid(xmax))
 		return true;
-	if (XmaxKnownCommitted(t))
+	if (NvmTupleXmaxKnownCommitted(t))
 		return XidInMVCCSnapshot(xmax, snapshot);
 	if (TransactionIdIsCurrentTransactionId(xmax))
 		return HeapTupleHeaderGetCmax(t) >= snapshot->curcid;
 	if (XidInMVCCSnapshot(xmax, snapshot))
 		return true;
-	return !XidFateHint(t, xmax, false);
+	return !NvmTupleXidFateHint(t, xmax, false);
 }
 
 /*
- * SatisfiesSelfOrDirty - SnapshotSelf, or SnapshotDirty when dirty is true
+ * NvmTupleSatisfiesSelfOrDirty - SnapshotSelf, or SnapshotDirty when dirty is true
  * (then in-progress inserts count as visible and the snapshot reports the
  * transactions to wait for, as heap does).
  */
 static bool
-SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
+NvmTupleSatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 {
 	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
 	TransactionId xmax;
@@ -168,9 +155,9 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
 		snapshot->speculativeToken = 0;
 	}
-	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+	if (NvmTupleXminKnownInvalid(t) || !TransactionIdIsValid(xmin))
 		return false;
-	if (!XminKnownCommitted(t))
+	if (!NvmTupleXminKnownCommitted(t))
 	{
 		if (TransactionIdIsCurrentTransactionId(xmin))
 		{
@@ -178,7 +165,7 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 				return true;
 			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return true;
-			xmax = UpdateXid(t);
+			xmax = NvmTupleUpdateXid(t);
 			return !TransactionIdIsValid(xmax) ||
 				!TransactionIdIsCurrentTransactionId(xmax);
 		}
@@ -191,7 +178,7 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 			snapshot->xmin = xmin;
 			return true;
 		}
-		if (!XidFateHint(t, xmin, true))
+		if (!NvmTupleXidFateHint(t, xmin, true))
 			return false;
 	}
 
@@ -199,9 +186,9 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 		return true;
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return true;
-	if (XmaxKnownCommitted(t))
+	if (NvmTupleXmaxKnownCommitted(t))
 		return false;
-	xmax = UpdateXid(t);
+	xmax = NvmTupleUpdateXid(t);
 	if (!TransactionIdIsValid(xmax))
 		return true;
 	if (TransactionIdIsCurrentTransactionId(xmax))
@@ -212,7 +199,7 @@ SatisfiesSelfOrDirty(HeapTupleHeader t, Snapshot snapshot, bool dirty)
 			snapshot->xmax = xmax;
 		return true;
 	}
-	return !XidFateHint(t, xmax, false);
+	return !NvmTupleXidFateHint(t, xmax, false);
 }
 
 /*
@@ -231,23 +218,23 @@ NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
 
 	if (deadXid)
 		*deadXid = InvalidTransactionId;
-	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+	if (NvmTupleXminKnownInvalid(t) || !TransactionIdIsValid(xmin))
 		return HEAPTUPLE_DEAD;
-	if (!XminKnownCommitted(t))
+	if (!NvmTupleXminKnownCommitted(t))
 	{
 		if (TransactionIdIsCurrentTransactionId(xmin))
 		{
 			if ((t->t_infomask & HEAP_XMAX_INVALID) ||
 				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return HEAPTUPLE_INSERT_IN_PROGRESS;
-			xmax = UpdateXid(t);
+			xmax = NvmTupleUpdateXid(t);
 			if (TransactionIdIsValid(xmax) && TransactionIdIsCurrentTransactionId(xmax))
 				return HEAPTUPLE_DELETE_IN_PROGRESS;
 			return HEAPTUPLE_INSERT_IN_PROGRESS;
 		}
 		if (TransactionIdIsInProgress(xmin))
 			return HEAPTUPLE_INSERT_IN_PROGRESS;
-		if (!XidFateHint(t, xmin, true))
+		if (!NvmTupleXidFateHint(t, xmin, true))
 			return HEAPTUPLE_DEAD;
 	}
 
@@ -255,14 +242,14 @@ NvmTupleSatisfiesVacuum(HeapTuple tup, TransactionId OldestXmin,
 		return HEAPTUPLE_LIVE;
 	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 		return HEAPTUPLE_LIVE;
-	xmax = UpdateXid(t);
+	xmax = NvmTupleUpdateXid(t);
 	if (!TransactionIdIsValid(xmax))
 		return HEAPTUPLE_LIVE;
-	if (!XmaxKnownCommitted(t))
+	if (!NvmTupleXmaxKnownCommitted(t))
 	{
 		if (TransactionIdIsInProgress(xmax))
 			return HEAPTUPLE_DELETE_IN_PROGRESS;
-		if (!XidFateHint(t, xmax, false))
+		if (!NvmTupleXidFateHint(t, xmax, false))
 			return HEAPTUPLE_LIVE;
 	}
 	if (deadXid)
@@ -281,15 +268,15 @@ NvmTupleSatisfies(HeapTuple tup, Snapshot snapshot)
 	switch (snapshot->snapshot_type)
 	{
 		case SNAPSHOT_MVCC:
-			return SatisfiesMVCC(tup->t_data, snapshot);
+			return NvmTupleSatisfiesMVCC(tup->t_data, snapshot);
 		case SNAPSHOT_SELF:
-			return SatisfiesSelfOrDirty(tup->t_data, snapshot, false);
+			return NvmTupleSatisfiesSelfOrDirty(tup->t_data, snapshot, false);
 		case SNAPSHOT_DIRTY:
-			return SatisfiesSelfOrDirty(tup->t_data, snapshot, true);
+			return NvmTupleSatisfiesSelfOrDirty(tup->t_data, snapshot, true);
 		case SNAPSHOT_ANY:
 			return true;
 		case SNAPSHOT_TOAST:
-			return !XminKnownInvalid(tup->t_data) &&
+			return !NvmTupleXminKnownInvalid(tup->t_data) &&
 				TransactionIdIsValid(HeapTupleHeaderGetRawXmin(tup->t_data));
 		case SNAPSHOT_NON_VACUUMABLE:
 			{
@@ -322,9 +309,9 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 	TransactionId xmax;
 
 	*xwait = InvalidTransactionId;
-	if (XminKnownInvalid(t) || !TransactionIdIsValid(xmin))
+	if (NvmTupleXminKnownInvalid(t) || !TransactionIdIsValid(xmin))
 		return TM_Invisible;
-	if (!XminKnownCommitted(t))
+	if (!NvmTupleXminKnownCommitted(t))
 	{
 		if (TransactionIdIsCurrentTransactionId(xmin))
 		{
@@ -333,13 +320,13 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 			if ((t->t_infomask & HEAP_XMAX_INVALID) ||
 				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
 				return TM_Ok;
-			xmax = UpdateXid(t);
+			xmax = NvmTupleUpdateXid(t);
 			if (!TransactionIdIsValid(xmax) ||
 				!TransactionIdIsCurrentTransactionId(xmax))
 				return TM_Ok;	/* deleting subtransaction aborted */
 			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
 		}
-		if (TransactionIdIsInProgress(xmin) || !XidFateHint(t, xmin, true))
+		if (TransactionIdIsInProgress(xmin) || !NvmTupleXidFateHint(t, xmin, true))
 			return TM_Invisible;
 	}
 
@@ -361,12 +348,12 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
 		if (TransactionIdIsValid(xmax) && TransactionIdIsInProgress(xmax))
 			return TM_BeingModified;
-		if (TransactionIdIsValid(xmax) && NvmXidCommitted(xmax))
+		if (TransactionIdIsValid(xmax) && NvmCommitXidCommitted(xmax))
 			return ItemPointerEquals(&tup->t_self, &t->t_ctid) ? TM_Deleted : TM_Updated;
 		return MultiXactIdIsRunning(multi, false) ? TM_BeingModified : TM_Ok;
 	}
-	xmax = UpdateXid(t);
-	if (XmaxKnownCommitted(t))
+	xmax = NvmTupleUpdateXid(t);
+	if (NvmTupleXmaxKnownCommitted(t))
 		return ItemPointerEquals(&tup->t_self, &t->t_ctid) ? TM_Deleted : TM_Updated;
 	if (TransactionIdIsCurrentTransactionId(xmax))
 	{
@@ -379,7 +366,7 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 		*xwait = xmax;
 		return TM_BeingModified;
 	}
-	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmXidCommitted(xmax))
+	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax))
 		return TM_Ok;
 	if (ItemPointerEquals(&tup->t_self, &t->t_ctid))
 		return TM_Deleted;
@@ -387,13 +374,13 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 }
 
 /*
- * NvmCheckConflictOut - for SERIALIZABLE transactions: report a rw-conflict
+ * NvmTupleCheckConflictOut - for SERIALIZABLE transactions: report a rw-conflict
  * out to the transaction that wrote a version of tup this snapshot does not
  * see (an insert after it, or a delete it cannot see yet).  visible is what
  * NvmTupleSatisfies said for snapshot.
  */
 void
-NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup, Snapshot snapshot)
+NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup, Snapshot snapshot)
 {
 	TransactionId xid;
 
@@ -408,7 +395,7 @@ NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup, Snapshot snapshot
 			break;
 		case HEAPTUPLE_RECENTLY_DEAD:
 		case HEAPTUPLE_DELETE_IN_PROGRESS:
-			xid = visible ? UpdateXid(tup->t_data) : HeapTupleHeaderGetXmin(tup->t_data);
+			xid = visible ? NvmTupleUpdateXid(tup->t_data) : HeapTupleHeaderGetXmin(tup->t_data);
 			break;
 		case HEAPTUPLE_INSERT_IN_PROGRESS:
 			xid = HeapTupleHeaderGetXmin(tup->t_data);
@@ -424,4 +411,21 @@ NvmCheckConflictOut(bool visible, Relation rel, HeapTuple tup, Snapshot snapshot
 		TransactionIdEquals(xid, GetTopTransactionIdIfAny()))
 		return;
 	CheckForSerializableConflictOut(rel, xid, snapshot);
+}
+
+/*
+ * NvmTupleDeadToAll - can no transaction that exists or may start see tup?
+ * *deleter is set to its deleting xid, if any.  Caller holds the page lock.
+ */
+bool
+NvmTupleDeadToAll(Relation rel, HeapTuple tup, TransactionId *deleter)
+{
+	TransactionId dead = InvalidTransactionId;
+	HTSV_Result r = NvmTupleSatisfiesVacuum(tup, InvalidTransactionId, &dead);
+
+	*deleter = dead;
+	if (r == HEAPTUPLE_DEAD)
+		return true;
+	return r == HEAPTUPLE_RECENTLY_DEAD &&
+		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
 }

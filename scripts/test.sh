@@ -1,22 +1,66 @@
 #!/usr/bin/env bash
-# test.sh - the test command: install dependencies, build, install, start a
+# test.sh - the test command: install dependencies, build, install, check
+# the layering of the C sources (scripts/check_layers.py), start a
 # throwaway cluster with nvm_am preloaded, and run every test: pg_regress
 # (sql/, expected/), isolation specs (specs/), pgTAP (test/pgtap/, via
 # pg_prove), the heap-vs-nvm_am differential scripts (test/diff/) and Perl
 # TAP tests (t/, PostgreSQL::Test::Cluster).  Prints
 # "N passed, M failed" last; exits non-zero on any failure.
+# With an option it runs only some tests, without installing or building;
+# see usage below (bash scripts/test.sh --help).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --assert || { echo "0 passed, 1 failed"; exit 1; }
+
+usage() {
+    cat <<'USAGE'
+usage: bash scripts/test.sh                    every test, as CI runs them (installs
+                                                 packages, builds, installs first)
+       bash scripts/test.sh --regress NAME...    pg_regress tests sql/NAME.sql (in
+                                                 the suite's order)
+       bash scripts/test.sh --isolation NAME...  isolation specs specs/NAME.spec
+       bash scripts/test.sh --tap FILE...        Perl TAP files, e.g. t/001_pool_errors.pl
+       bash scripts/test.sh --layers             the layering check only
+       bash scripts/test.sh --help
+
+The single-test options neither install packages nor build: run `make install`
+(or scripts/setup.sh) first.  --regress and --isolation test the running server
+named by PGHOST, PGPORT and PGUSER (it must have shared_preload_libraries =
+'nvm_am'); --tap files start their own clusters.  They run in a copy of the
+tree, NVM_TEST_ONE_DIR (default /tmp/nvm_am_test_one), as user postgres when
+started by root.  PGOPTIONS is passed on (e.g. '-c nvm_am.read_mode=copy').
+A failing test prints its diff; the exit code is then non-zero.  Examples:
+    PGHOST=/tmp/nvm_am_dev PGPORT=5433 PGUSER=postgres \
+        bash scripts/test.sh --regress nvm_basic nvm_hot
+    bash scripts/test.sh --isolation nvm_row_locks
+    bash scripts/test.sh --tap t/001_pool_errors.pl 007
+The same from make: make check-layers, make installcheck-regress TESTS='...',
+make installcheck-isolation TESTS='...', make installcheck-tap TESTS='...'.
+USAGE
+}
+
+mode=all
+case "${1:-}" in
+    "") ;;
+    --regress|--isolation|--tap)
+        mode=${1#--}; shift
+        [ $# -gt 0 ] || { echo "test.sh: --$mode needs at least one test" >&2; usage >&2; exit 2; } ;;
+    --layers)
+        mode=layers; shift ;;
+    -h|--help)
+        usage; exit 0 ;;
+    *)
+        echo "test.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+esac
+[ "$mode" != layers ] || [ $# -eq 0 ] || { echo "test.sh: --layers takes no arguments" >&2; exit 2; }
+
+if [ "$mode" = all ]; then
+    bash scripts/setup.sh --assert || { echo "0 passed, 1 failed"; exit 1; }
+fi
 . scripts/cluster.sh
 
-WORK=${NVM_TEST_DIR:-/tmp/nvm_am_test}
-POOL=/dev/shm/nvm_am_test_$$.pool
-PORT=${NVM_TEST_PORT:-54329}
-make_workdir "$WORK"
 passed=0
 failed=0
-trap 'cluster_stop "$WORK" "$POOL"' EXIT
+DIFF_LINES=200
 
 # count_results FILE - add the per-test verdicts of a pg_regress log
 count_results() {
@@ -37,10 +81,6 @@ count_rc() {
     fi
 }
 
-echo "== starting throwaway cluster (pool $POOL)"
-cluster_start "$WORK" "$PORT" "$POOL" || { echo "0 passed, 1 failed"; exit 1; }
-
-cd "$WORK"
 # run_suite NAME LOG DIFFS CMD - run a pg_regress-style suite, count its
 # per-test verdicts, and count a failure of the runner itself
 run_suite() {
@@ -51,8 +91,139 @@ run_suite() {
     cat "$log"
     count_results "$log"
     [ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$log" || { failed=$((failed + 1)); echo "   $name runner itself failed"; }
-    [ $rc -eq 0 ] || { [ -f "$diffs" ] && head -200 "$diffs"; }
+    [ $rc -eq 0 ] || { [ -f "$diffs" ] && head -"$DIFF_LINES" "$diffs"; }
 }
+
+# run_tap FILE... - run Perl TAP files one by one (each starts its own
+# clusters), from the work copy
+run_tap() {
+    local f rc
+    for f in "$@"; do
+        as_pg "make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >"$WORK/tap.log" 2>&1
+        rc=$?
+        [ $rc -eq 0 ] || { cat "$WORK/tap.log"; tail -n 60 "$WORK"/tmp_check/log/*.log 2>/dev/null; }
+        count_rc "$f" $rc
+    done
+}
+
+# check_layers - the layering of the C sources (no server needed)
+check_layers() {
+    local out rc
+    echo "== layering (scripts/check_layers.py)"
+    out=$(python3 scripts/check_layers.py 2>&1)
+    rc=$?
+    echo "$out" | sed 's/^/   /'
+    count_rc layering $rc
+}
+
+# summary - the last line, and the exit code
+summary() {
+    echo
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
+
+# ---- single tests: --layers, --regress, --isolation, --tap ----
+if [ "$mode" = layers ]; then
+    check_layers
+    summary
+    exit
+fi
+
+# tap_file ARG - the t/*.pl file that ARG names: t/001_x.pl, 001_x.pl,
+# 001_x or a unique prefix such as 001
+tap_file() {
+    local t=${1#./} m
+    case $t in /*) t=$(realpath --relative-to=. "$t") ;; esac
+    t=${t#t/}
+    for m in "t/$t" "t/$t.pl"; do
+        case $m in *.pl) [ -f "$m" ] && { echo "$m"; return 0; } ;; esac
+    done
+    m=$(compgen -G "t/$t*.pl")
+    [ -n "$m" ] && [ "$(echo "$m" | wc -l)" -eq 1 ] && { echo "$m"; return 0; }
+    return 1
+}
+
+# server_check - the server of PGHOST/PGPORT/PGUSER answers, with nvm_am
+# preloaded
+server_check() {
+    local spl
+    echo "== server: PGHOST=${PGHOST:-(default)} PGPORT=${PGPORT:-(default)} PGUSER=${PGUSER:-(default)}"
+    spl=$(as_pg "psql -X -A -t -q -d postgres -c 'SHOW shared_preload_libraries'" 2>&1) ||
+        { echo "test.sh: cannot query the server: $spl"; echo "   start a cluster with shared_preload_libraries = 'nvm_am' and name it by PGHOST, PGPORT and PGUSER"; return 1; }
+    case ",${spl// /}," in
+        *,nvm_am,*) return 0 ;;
+    esac
+    echo "test.sh: the server does not preload nvm_am (shared_preload_libraries = '$spl')"
+    return 1
+}
+
+if [ "$mode" != all ]; then
+    names=()
+    for t in "$@"; do
+        case $mode in
+            regress) n=${t#sql/}; n=${n%.sql}; f=sql/$n.sql; list=$(cd sql && ls *.sql | sed 's/\.sql$//') ;;
+            isolation) n=${t#specs/}; n=${n%.spec}; f=specs/$n.spec; list=$(cd specs && ls *.spec | sed 's/\.spec$//') ;;
+            tap) n=$(tap_file "$t") || n=; f=$n; list=$(ls t/*.pl) ;;
+        esac
+        if [ -z "$n" ] || [[ ! $n =~ ^[A-Za-z0-9_./-]+$ ]] || [ ! -f "$f" ]; then
+            echo "test.sh: no $mode test '$t'; there are:" >&2
+            echo "$list" | sed 's/^/    /' >&2
+            exit 2
+        fi
+        names+=("$n")
+    done
+
+    WORK=${NVM_TEST_ONE_DIR:-/tmp/nvm_am_test_one}
+    # the work copy is wiped first: never where a server runs
+    if [ -e "$WORK/data/postmaster.pid" ] ||
+        { [ -n "${PGHOST:-}" ] && [ "$(realpath -m "$PGHOST")" = "$(realpath -m "$WORK")" ]; }; then
+        echo "test.sh: a server runs in $WORK; set NVM_TEST_ONE_DIR to another directory" >&2
+        exit 2
+    fi
+    make_workdir "$WORK"
+    cd "$WORK"
+    DIFF_LINES=1000000
+    # as_pg forwards PGHOST, PGPORT and PGUSER; PGOPTIONS too, from here
+    opts=
+    [ -z "${PGOPTIONS:-}" ] || opts="PGOPTIONS=$(printf %q "$PGOPTIONS") "
+    case $mode in
+        regress)
+            # in the suite's order (the Makefile sorts REGRESS).  The tests
+            # after the first expect the extension to exist already: create
+            # it first unless the first test here is the suite's first
+            mapfile -t names < <(printf '%s\n' "${names[@]}" | LC_ALL=C sort -u)
+            grep -q 'NOTICE:  extension "nvm_am" already exists, skipping' "expected/${names[0]}.out" 2>/dev/null &&
+                opts="${opts}EXTRA_REGRESS_OPTS=--load-extension=nvm_am "
+            server_check || { failed=$((failed + 1)); summary; exit; }
+            run_suite "pg_regress: ${names[*]}" "$WORK/regress.log" regression.diffs \
+                "${opts}make -s installcheck REGRESS='${names[*]}' ISOLATION= TAP_TESTS=" ;;
+        isolation)
+            server_check || { failed=$((failed + 1)); summary; exit; }
+            run_suite "isolation: ${names[*]}" "$WORK/isolation.log" output_iso/regression.diffs \
+                "${opts}make -s installcheck REGRESS= ISOLATION='${names[*]}' TAP_TESTS=" ;;
+        tap)
+            echo "== Perl TAP: ${names[*]}"
+            run_tap "${names[@]}" ;;
+    esac
+    summary
+    exit
+fi
+
+# ---- everything ----
+
+WORK=${NVM_TEST_DIR:-/tmp/nvm_am_test}
+POOL=/dev/shm/nvm_am_test_$$.pool
+PORT=${NVM_TEST_PORT:-54329}
+make_workdir "$WORK"
+trap 'cluster_stop "$WORK" "$POOL"' EXIT
+
+check_layers
+
+echo "== starting throwaway cluster (pool $POOL)"
+cluster_start "$WORK" "$PORT" "$POOL" || { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+
+cd "$WORK"
 
 run_suite "pg_regress" "$WORK/regress.log" regression.diffs \
     "make -s installcheck ISOLATION= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
@@ -89,12 +260,7 @@ trap - EXIT
 echo "== Perl TAP (restarts, crashes, bad pools)"
 for f in t/*.pl; do
     [ -e "$f" ] || continue
-    as_pg "make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >"$WORK/tap.log" 2>&1
-    rc=$?
-    [ $rc -eq 0 ] || { cat "$WORK/tap.log"; tail -n 60 "$WORK"/tmp_check/log/*.log 2>/dev/null; }
-    count_rc "$f" $rc
+    run_tap "$f"
 done
 
-echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+summary

@@ -1,0 +1,64 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_hooks.h
+ *	  The PostgreSQL-integration layer of nvm_am: what ties the pool to
+ *	  PostgreSQL's transactions, WAL and catalog.  It sits beside the page
+ *	  operations, above the pool (nvm_pool.h), and includes nothing above
+ *	  it.  Inside the layer the files call each other in one direction
+ *	  only:
+ *
+ *	  nvm_storage.c		relation storage lifecycle: pending create/drop at
+ *						commit/abort, the sparse main-fork file, the
+ *						object-access hook, relation -> directory entry
+ *	  nvm_recovery.c	settles what a crash interrupted before any backend
+ *						reads the pool; the recovery worker
+ *	  nvm_commit.c		transaction slots, the pmem commit log, the
+ *						commit-time transaction callbacks
+ *	  nvm_xlog.c		the custom WAL resource manager and its records
+ *
+ *	  (storage -> recovery -> commit -> xlog -> pool; storage -> xlog.)
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NVM_HOOKS_H
+#define NVM_HOOKS_H
+
+#include "storage/block.h"
+#include "storage/relfilenode.h"
+#include "utils/relcache.h"
+
+#include "nvm_pool.h"
+
+struct SMgrRelationData;
+
+/* nvm_storage.c */
+extern void NvmStorageInit(void);
+extern int	NvmStorageRelDirIndex(Relation rel);
+extern void NvmStorageCreate(const RelFileNode *node);
+extern void NvmStorageScheduleDrop(const RelFileNode *node);
+extern void NvmStorageExtended(struct SMgrRelationData *smgr, BlockNumber blkno);
+
+/* nvm_recovery.c */
+extern Size NvmRecoveryShmemSize(void);
+extern void NvmRecoveryShmemInit(void);
+extern void NvmRecoveryInit(void);
+extern void NvmRecoveryEnsureReady(void);
+
+/* nvm_commit.c */
+extern Size NvmCommitShmemSize(void);
+extern void NvmCommitShmemInit(void);
+extern void NvmCommitInit(void);
+extern void NvmCommitBeforeWrite(void);
+extern bool NvmCommitXidCommitted(TransactionId xid);
+extern void NvmCommitRecover(void);
+
+/* nvm_xlog.c */
+extern Size NvmXlogShmemSize(void);
+extern void NvmXlogShmemInit(void);
+extern void NvmXlogInit(void);
+extern void NvmXlogProtectXid(TransactionId xid);
+extern void NvmXlogCommitResolved(TransactionId xid, int nsubxids,
+								  TransactionId *subxids);
+extern void NvmXlogAtXactEnd(void);
+
+#endif							/* NVM_HOOKS_H */

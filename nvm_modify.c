@@ -1,0 +1,530 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_modify.c
+ *	  Changing the rows of nvm_am tables: insert, multi-insert,
+ *	  speculative insert (INSERT ... ON CONFLICT), delete and update, and
+ *	  choosing the page a new tuple goes to (the counterpart of heap's
+ *	  hio.c: the backend's last target page, the free space map, pruning a
+ *	  full page, extending the relation).
+ *
+ *	  UPDATE that changes no indexed column and fits on the page is a HOT
+ *	  update, done entirely under the page lock: the new version is placed
+ *	  as a heap-only tuple, then the old version gets xmax, HEAP_HOT_UPDATED
+ *	  and a ctid pointing to it.  Other updates take three steps, none
+ *	  holding two page locks: mark the old version updated by us (ctid =
+ *	  itself), place the new version anywhere, link the old version's ctid
+ *	  to it.  Between the steps the old version reads "being updated by a
+ *	  transaction in progress": others wait for us, and a crash leaves an
+ *	  update by a transaction that never committed.  TOAST values go to an
+ *	  ordinary heap TOAST table.
+ *
+ * Locks: the usual relation locks taken by the executor; the page lock,
+ * exclusively, around each change (never two at once); the relation's
+ * extension lock to add a page.  Before its first write a transaction
+ * protects its xid and marks its slot (NvmCommitBeforeWrite).
+ *
+ * On-pool layout: none of its own (pages are changed through ipl_log.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heaptoast.h"
+#include "access/multixact.h"
+#include "access/xact.h"
+#include "catalog/catalog.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/freespace.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "storage/smgr.h"
+#include "utils/builtins.h"
+#include "utils/relcache.h"
+
+#include "nvm_am.h"
+
+/* backend-local insertion target, like heap's rd_targblock */
+static int	target_dir_index = -1;
+static BlockNumber target_block = InvalidBlockNumber;
+
+/*
+ * NvmModifyPrepareInsert - set the header of a tuple to insert and TOAST it if
+ * needed; returns the tuple to store (tup itself or a toasted copy).
+ */
+static HeapTuple
+NvmModifyPrepareInsert(Relation rel, HeapTuple tup, TransactionId xid,
+					   CommandId cid, int options, HeapTuple oldtup)
+{
+	tup->t_data->t_infomask &= ~HEAP_XACT_MASK;
+	tup->t_data->t_infomask2 &= ~HEAP2_XACT_MASK;
+	tup->t_data->t_infomask |= HEAP_XMAX_INVALID;
+	HeapTupleHeaderSetXmin(tup->t_data, xid);
+	if (options & HEAP_INSERT_FROZEN)
+		HeapTupleHeaderSetXminFrozen(tup->t_data);
+	HeapTupleHeaderSetCmin(tup->t_data, cid);
+	HeapTupleHeaderSetXmax(tup->t_data, 0);
+	tup->t_tableOid = RelationGetRelid(rel);
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION &&
+		rel->rd_rel->relkind != RELKIND_MATVIEW)
+		return tup;
+	if (HeapTupleHasExternal(tup) || tup->t_len > TOAST_TUPLE_THRESHOLD ||
+		(oldtup != NULL && HeapTupleHasExternal(oldtup)))
+		return heap_toast_insert_or_update(rel, tup, oldtup, options);
+	return tup;
+}
+
+/*
+ * NvmModifyInsert - insert one tuple; sets tup->t_self.
+ */
+static void
+NvmModifyInsert(Relation rel, HeapTuple tup, CommandId cid, int options,
+				uint32 specToken)
+{
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	HeapTuple	heaptup;
+
+	NvmCommitBeforeWrite();
+	heaptup = NvmModifyPrepareInsert(rel, tup, xid, cid, options, NULL);
+	if (specToken != 0)
+		HeapTupleHeaderSetSpeculativeToken(heaptup->t_data, specToken);
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+	NvmModifyPlaceTuple(rel, dirIndex, heaptup, specToken != 0);
+	if (heaptup != tup)
+	{
+		tup->t_self = heaptup->t_self;
+		heap_freetuple(heaptup);
+	}
+	NvmPoolCountAdd(NVM_STAT_TUPLES_INSERTED, 1);
+}
+
+static void
+NvmModifyInsertSlot(Relation rel, TupleTableSlot *slot, CommandId cid,
+					int options, uint32 specToken)
+{
+	bool		shouldFree = true;
+	HeapTuple	tup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+
+	slot->tts_tableOid = RelationGetRelid(rel);
+	NvmModifyInsert(rel, tup, cid, options, specToken);
+	slot->tts_tid = tup->t_self;
+	ItemPointerCopy(&tup->t_self, &tup->t_data->t_ctid);
+	if (shouldFree)
+		pfree(tup);
+}
+
+void
+NvmModifyTupleInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
+					 int options)
+{
+	NvmModifyInsertSlot(rel, slot, cid, options, 0);
+	pgstat_count_heap_insert(rel, 1);
+}
+
+void
+NvmModifyInsertSpeculative(Relation rel, TupleTableSlot *slot,
+						   CommandId cid, int options, uint32 specToken)
+{
+	Assert(specToken != 0);
+	NvmModifyInsertSlot(rel, slot, cid, options, specToken);
+	pgstat_count_heap_insert(rel, 1);
+}
+
+void
+NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
+							 uint32 specToken, bool succeeded)
+{
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	LWLock	   *lock;
+	HeapTupleData tup;
+	HeapTupleHeaderData hdr;
+	HeapTuple	toastcopy = NULL;
+	Page		page = NvmRowLockPage(rel, dirIndex, &slot->tts_tid, &tup, &lock, false);
+
+	memcpy(&hdr, tup.t_data, sizeof(hdr));
+	if (succeeded)
+		hdr.t_ctid = tup.t_self;
+	else
+	{
+		/* "super-delete": the tuple was never visible to anyone */
+		HeapTupleHeaderSetXmin(&hdr, InvalidTransactionId);
+		hdr.t_infomask |= HEAP_XMIN_INVALID;
+		hdr.t_ctid = tup.t_self;
+	}
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup.t_self), &hdr);
+	if (!succeeded && HeapTupleHasExternal(&tup))
+		toastcopy = heap_copytuple(&tup);
+	LWLockRelease(lock);
+	if (toastcopy)
+	{
+		/* its TOAST values were never visible either */
+		heap_toast_delete(rel, toastcopy, true);
+		heap_freetuple(toastcopy);
+	}
+	if (!succeeded)
+		pgstat_count_heap_delete(rel);
+}
+
+void
+NvmModifyMultiInsert(Relation rel, TupleTableSlot **slots, int ntuples,
+					 CommandId cid, int options)
+{
+	for (int i = 0; i < ntuples; i++)
+		NvmModifyInsertSlot(rel, slots[i], cid, options, 0);
+	pgstat_count_heap_insert(rel, ntuples);
+}
+
+TM_Result
+NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
+				Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
+				bool changingPart)
+{
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	HeapTupleData tup;
+	HeapTupleHeaderData hdr;
+	LWLock	   *lock;
+	Page		page;
+	TM_Result	result;
+	HeapTuple	oldcopy = NULL;
+	MultiXactStatus want;
+	TransactionId xmax;
+	uint16		bits;
+	uint16		bits2;
+	bool		others;
+
+	NvmCommitBeforeWrite();
+	result = NvmRowLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
+								 &tup, &page, &lock, "delete", NULL, NULL, &want);
+	if (result != TM_Ok)
+		return result;
+	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+	xmax = NvmRowLockNewXmax(tup.t_data, want, xid, &bits, &bits2, &others);
+	NvmRowLockSetXmax(&hdr, &tup, xmax, cid, bits, bits2, true);
+	if (changingPart)
+		HeapTupleHeaderSetMovedPartitions(&hdr);
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(tid), &hdr);
+	if (HeapTupleHasExternal(&tup))
+		oldcopy = heap_copytuple(&tup);
+	LWLockRelease(lock);
+
+	if (oldcopy)
+	{
+		heap_toast_delete(rel, oldcopy, false);
+		heap_freetuple(oldcopy);
+	}
+	pgstat_count_heap_delete(rel);
+	NvmPoolCountAdd(NVM_STAT_TUPLES_DELETED, 1);
+	return TM_Ok;
+}
+
+/*
+ * NvmModifyCarryLockers - give the new version of an updated row the xmax of
+ * the lockers that still hold the old one (none: xmax stays invalid).
+ */
+static void
+NvmModifyCarryLockers(HeapTuple newtup, TransactionId lockers, uint16 mask)
+{
+	if (!TransactionIdIsValid(lockers))
+		return;
+	newtup->t_data->t_infomask &= ~HEAP_XMAX_BITS;
+	newtup->t_data->t_infomask |= mask;
+	HeapTupleHeaderSetXmax(newtup->t_data, lockers);
+}
+
+/*
+ * NvmModifyCanHot - may newtup replace oldtup as a heap-only tuple (a HOT
+ * update: no index entries)?  Only if no indexed column changed and no
+ * TOAST work is needed.
+ */
+static bool
+NvmModifyCanHot(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple newtup)
+{
+	if (HeapTupleHasExternal(oldtup) || HeapTupleHasExternal(newtup) ||
+		newtup->t_len > TOAST_TUPLE_THRESHOLD)
+		return false;
+	return NvmRowLockAttrsEqual(rel, attrs, oldtup, newtup);
+}
+
+TM_Result
+NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
+				CommandId cid, Snapshot crosscheck, bool wait,
+				TM_FailureData *tmfd, LockTupleMode *lockmode,
+				bool *update_indexes)
+{
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	HeapTupleData oldtup;
+	HeapTupleHeaderData hdr;
+	LWLock	   *lock;
+	Page		page;
+	TM_Result	result;
+	bool		shouldFree = true;
+	HeapTuple	newtup;
+	HeapTuple	heaptup;
+	HeapTuple	oldcopy = NULL;
+	Bitmapset  *hotattrs;
+	Bitmapset  *keyattrs;
+	MultiXactStatus want;
+	TransactionId xmax;
+	TransactionId lockersXmax = InvalidTransactionId;
+	uint16		lockersMask = 0;
+	uint16		bits;
+	uint16		bits2;
+	bool		others;
+
+	*update_indexes = true;
+	NvmCommitBeforeWrite();
+	/* catalog lookups and copying before the page is locked */
+	hotattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_ALL);
+	keyattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+	slot->tts_tableOid = RelationGetRelid(rel);
+
+	/* step 1: mark the old version as updated by us */
+	result = NvmRowLockForModify(rel, dirIndex, otid, cid, crosscheck, wait, tmfd,
+								 &oldtup, &page, &lock, "update", keyattrs, newtup,
+								 &want);
+	*lockmode = want == MultiXactStatusNoKeyUpdate ?
+		LockTupleNoKeyExclusive : LockTupleExclusive;
+	bms_free(keyattrs);
+	if (result != TM_Ok)
+	{
+		bms_free(hotattrs);
+		return result;
+	}
+
+	/*
+	 * The new xmax keeps the FOR KEY SHARE lockers of a row whose key stays;
+	 * as in heap, they hold the new version as well.
+	 */
+	xmax = NvmRowLockNewXmax(oldtup.t_data, want, xid, &bits, &bits2, &others);
+	if (others)
+	{
+		lockersXmax = HeapTupleHeaderGetRawXmax(oldtup.t_data);
+		lockersMask = (oldtup.t_data->t_infomask & HEAP_XMAX_IS_MULTI) ?
+			(HEAP_XMAX_IS_MULTI | HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK) :
+			(HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK);
+	}
+	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
+
+	/*
+	 * A HOT update: the new version goes on the same page as a heap-only
+	 * tuple that the indexes reach through the old one, all while the page
+	 * stays locked.  The new version is placed first: a crash before the old
+	 * version points to it leaves an unreachable tuple of a transaction that
+	 * never committed, which pruning removes.
+	 */
+	if (NvmModifyCanHot(rel, hotattrs, &oldtup, newtup))
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(otid);
+		OffsetNumber off;
+
+		heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, NULL);
+		Assert(heaptup == newtup);
+		heaptup->t_data->t_infomask |= HEAP_UPDATED;
+		NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
+		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
+		off = IplAddTuple(page, blkno, heaptup, false);
+		if (off == InvalidOffsetNumber &&
+			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
+		{
+			page = IplGetPage(dirIndex, blkno);
+			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
+			off = IplAddTuple(page, blkno, heaptup, false);
+		}
+		if (off != InvalidOffsetNumber)
+		{
+			NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
+			hdr.t_ctid = heaptup->t_self;
+			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+			LWLockRelease(lock);
+			slot->tts_tid = heaptup->t_self;
+			*update_indexes = false;
+			if (shouldFree)
+				pfree(newtup);
+			bms_free(hotattrs);
+			pgstat_count_heap_update(rel, true);
+			NvmPoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
+			NvmPoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
+			return TM_Ok;
+		}
+		HeapTupleHeaderClearHeapOnly(heaptup->t_data);
+	}
+
+	NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+	if (HeapTupleHasExternal(&oldtup))
+		oldcopy = heap_copytuple(&oldtup);
+	LWLockRelease(lock);
+
+	/*
+	 * Step 2: store the new version.  Until step 3 the old version says
+	 * "updated by a transaction in progress" with ctid pointing to itself;
+	 * anyone who wants to change it waits for us, and a crash leaves an
+	 * update by a transaction that never committed.
+	 */
+	heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
+	heaptup->t_data->t_infomask |= HEAP_UPDATED;
+	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
+	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false);
+	if (heaptup != newtup)
+	{
+		newtup->t_self = heaptup->t_self;
+		heap_freetuple(heaptup);
+	}
+	slot->tts_tid = newtup->t_self;
+	ItemPointerCopy(&newtup->t_self, &newtup->t_data->t_ctid);
+
+	/* step 3: link the old version to the new one */
+	page = NvmRowLockPage(rel, dirIndex, otid, &oldtup, &lock, false);
+	memcpy(&hdr, oldtup.t_data, sizeof(hdr));
+	hdr.t_ctid = newtup->t_self;
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+	LWLockRelease(lock);
+
+	if (oldcopy)
+		heap_freetuple(oldcopy);
+	if (shouldFree)
+		pfree(newtup);
+	bms_free(hotattrs);
+	pgstat_count_heap_update(rel, false);
+	NvmPoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
+	return TM_Ok;
+}
+
+bool
+NvmModifyNeedsToastTable(Relation rel)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	int32		tuple_length = 0;
+	bool		maxlength_unknown = false;
+	bool		has_toastable = false;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (att->attisdropped)
+			continue;
+		tuple_length = att_align_nominal(tuple_length, att->attalign);
+		if (att->attlen > 0)
+			tuple_length += att->attlen;
+		else
+		{
+			int32		maxlen = type_maximum_size(att->atttypid, att->atttypmod);
+
+			if (maxlen < 0)
+				maxlength_unknown = true;
+			else
+				tuple_length += maxlen;
+			if (att->attstorage != TYPSTORAGE_PLAIN)
+				has_toastable = true;
+		}
+	}
+	if (!has_toastable)
+		return false;
+	if (maxlength_unknown)
+		return true;
+	tuple_length = MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(desc->natts)) +
+		MAXALIGN(tuple_length);
+	return (Size) tuple_length > TOAST_TUPLE_THRESHOLD;
+}
+
+/*
+ * NvmModifyPlaceTuple - store a prepared tuple in some page of the relation with
+ * room for it, extending the relation when none has.  Sets tup->t_self.
+ * With keepCtid the tuple's t_ctid (a speculative token) is kept as given.
+ * Caller holds a lock on the relation that allows inserts.
+ */
+void
+NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
+{
+	BlockNumber nblocks;
+	BlockNumber blkno;
+	int			fsmTries = 0;
+
+	if (tup->t_len > MaxHeapTupleSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row is too big: size %zu, maximum size %zu",
+						(size_t) tup->t_len, (size_t) MaxHeapTupleSize)));
+
+	nblocks = NvmPoolRelNBlocks(dirIndex);
+	if (target_dir_index == dirIndex && target_block < nblocks)
+		blkno = target_block;
+	else
+		blkno = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
+
+	for (;;)
+	{
+		Size		avail = 0;
+
+		if (blkno != InvalidBlockNumber)
+		{
+			LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+			OffsetNumber off;
+
+			LWLockAcquire(lock, LW_EXCLUSIVE);
+			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
+														   InvalidTransactionId))
+				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+			if (off == InvalidOffsetNumber)
+			{
+				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
+				if (dirIndex == target_dir_index && blkno == target_block)
+					IplSeal(dirIndex, blkno);
+			}
+			LWLockRelease(lock);
+			if (off != InvalidOffsetNumber)
+			{
+				target_dir_index = dirIndex;
+				target_block = blkno;
+				return;
+			}
+		}
+
+		/*
+		 * The page is full: ask the free space map (filled by VACUUM) for a
+		 * page with room, correcting what it said about this one; a few
+		 * times at most.  FSM pages live in shared buffers: never consult
+		 * it with a page lock held.
+		 */
+		nblocks = NvmPoolRelNBlocks(dirIndex);
+		if (fsmTries < 4)
+		{
+			BlockNumber cand;
+
+			cand = (fsmTries == 0 || blkno == InvalidBlockNumber) ?
+				GetPageWithFreeSpace(rel, MAXALIGN(tup->t_len)) :
+				RecordAndGetPageWithFreeSpace(rel, blkno, avail, MAXALIGN(tup->t_len));
+			fsmTries++;
+			if (cand != InvalidBlockNumber && cand < nblocks && cand != blkno)
+			{
+				blkno = cand;
+				continue;
+			}
+		}
+		/* try a newer last page, else extend */
+		if (blkno != InvalidBlockNumber && blkno + 1 < nblocks)
+		{
+			blkno = nblocks - 1;
+			continue;
+		}
+		LockRelationForExtension(rel, ExclusiveLock);
+		nblocks = NvmPoolRelNBlocks(dirIndex);
+		if (blkno == InvalidBlockNumber ? nblocks > 0 : blkno + 1 < nblocks)
+			blkno = nblocks - 1;	/* someone else extended meanwhile */
+		else
+		{
+			blkno = IplNewPage(dirIndex);
+			NvmStorageExtended(RelationGetSmgr(rel), blkno);
+		}
+		UnlockRelationForExtension(rel, ExclusiveLock);
+	}
+}

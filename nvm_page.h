@@ -1,0 +1,107 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_page.h
+ *	  The page-operations layer of nvm_am: the only code that changes page
+ *	  bytes.  ipl_log.c reads pages (base frame, merged image or local copy)
+ *	  and changes them through in-page log records; ipl_cache.c keeps merged
+ *	  page images in shared memory.  This layer uses the pool (nvm_pool.h)
+ *	  and nothing above it: what it needs from above (which tuples a pruned
+ *	  page loses, which page a tuple goes to) comes as arguments.
+ *
+ *	  Every function that reads or changes a page requires the caller to hold
+ *	  the page's lock (NvmPoolPageLock): shared to read, exclusive to change.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NVM_PAGE_H
+#define NVM_PAGE_H
+
+#include "access/htup.h"
+#include "access/htup_details.h"
+#include "storage/block.h"
+#include "storage/bufpage.h"
+#include "storage/off.h"
+
+#include "nvm_pool.h"
+
+/* ----------------------------------------------------------------
+ * Settings owned by the page layer (defined in nvm_guc.c's table)
+ * ----------------------------------------------------------------
+ */
+typedef enum NvmReadMode
+{
+	NVM_READ_REDIRECT,
+	NVM_READ_COPY
+} NvmReadMode;
+
+extern int	nvm_read_mode;
+extern int	nvm_merge_cache_size;
+
+#define NVM_MERGE_CACHE_SIZE_DEFAULT	(64 * 1024)	/* kB */
+#define NVM_MERGE_CACHE_SIZE_MIN		1024	/* kB */
+#define NVM_MERGE_CACHE_SIZE_MAX		(64 * 1024 * 1024)	/* kB */
+
+/* ----------------------------------------------------------------
+ * ipl_log.c: reading and changing pages
+ * ----------------------------------------------------------------
+ */
+
+/* reading */
+extern Page IplGetPage(int dirIndex, BlockNumber blkno);
+extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
+						char *copybuf);
+extern void IplDropPage(uint64 *held);
+extern bool IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed);
+
+/* changing: tuples and line pointers */
+extern BlockNumber IplNewPage(int dirIndex);
+extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
+								bool keepCtid);
+extern void IplSeal(int dirIndex, BlockNumber blkno);
+extern void IplWriteTupleHeader(Page page, OffsetNumber off,
+								HeapTupleHeader newhdr);
+extern void IplSetUnused(Page page, OffsetNumber *offs, int n);
+extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
+extern void IplSetPruneXid(Page page, TransactionId xid);
+extern bool IplPruneExecute(int dirIndex, BlockNumber blkno,
+							OffsetNumber *redirected, int nredirected,
+							OffsetNumber *nowdead, int ndead,
+							OffsetNumber *nowunused, int nunused,
+							TransactionId nextPrune);
+extern void IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno);
+
+/* ----------------------------------------------------------------
+ * ipl_cache.c: merged page images in shared memory (used by ipl_log.c;
+ * nvm_am.c sizes and initialises it)
+ * ----------------------------------------------------------------
+ */
+typedef struct IplSlot
+{
+	uint64		frame;			/* frame whose page this is; 0 = free */
+	int			dirIndex;		/* the page: relation and block */
+	BlockNumber blkno;
+	uint32		logUsed;		/* bytes of the frame's log applied */
+	bool		logHasPrune;	/* a PRUNE record among them: the image's
+								 * layout differs from the base's */
+	bool		logAppendOnly;	/* only IPL_RECF_APPEND records among them */
+	uint32		usage;			/* clock-sweep usage count */
+} IplSlot;
+
+extern int	IplCacheSlots(void);
+extern Size IplCacheShmemSize(void);
+extern void IplCacheShmemInit(void);
+extern IplSlot *IplCacheSlotById(int slot);
+extern Page IplCacheSlotPage(int slot);
+extern uint64 IplCacheSlotPinId(int slot);
+extern int	IplCacheSlotOfPage(Page page);
+extern int	IplCacheLookup(uint64 frame);
+extern int	IplCacheAlloc(void);
+extern int	IplCacheTryAlloc(void);
+extern void IplCacheFree(int slot);
+extern int	IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
+						uint32 logUsed, bool logHasPrune);
+extern void IplCacheRemap(int slot, uint64 newframe);
+extern void IplCacheUnmap(int slot);
+extern void IplCacheDropStale(int slot, uint64 frame);
+
+#endif							/* NVM_PAGE_H */

@@ -1,0 +1,210 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_pool.h
+ *	  The pool layer of nvm_am (nvm_pool.c): the persistent-memory pool file,
+ *	  its on-pmem format, the relation directory and page tables, page-frame
+ *	  allocation and pins, the persist primitives and the statistics
+ *	  counters.  This is the bottom layer: it includes no other nvm_am
+ *	  header, and nvm_pool.c is the only file that calls libpmem.
+ *
+ *	  The layers above (docs/design.md, "Files and layers"):
+ *		nvm_am.h	 table access method (callbacks, scans, row locks, ...)
+ *		nvm_page.h	 page operations: in-page logs, merge cache
+ *		nvm_hooks.h	 PostgreSQL integration: storage lifecycle, WAL
+ *					 resource manager, commit log, crash recovery
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NVM_POOL_H
+#define NVM_POOL_H
+
+#include "access/transam.h"
+#include "storage/block.h"
+#include "storage/bufpage.h"
+#include "storage/lwlock.h"
+#include "storage/relfilenode.h"
+
+/* ----------------------------------------------------------------
+ * On-pmem format constants
+ * ----------------------------------------------------------------
+ */
+#define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
+#define NVM_POOL_FORMAT_VERSION	3
+#define NVM_FRAME_SIZE			BLCKSZ
+#define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
+#define NVM_MAX_REL_BLOCKS		((uint64) NVM_PT_FANOUT * NVM_PT_FANOUT)
+
+/* Directory entry state word: low 32 bits xid, high bits flags */
+#define NVM_REL_USED			UINT64CONST(0x0000000100000000)
+#define NVM_REL_CREATING		UINT64CONST(0x0000000200000000)
+#define NVM_REL_DROPPING		UINT64CONST(0x0000000400000000)
+#define NVM_REL_STATE_XID(s)	((TransactionId) ((s) & 0xFFFFFFFF))
+
+/*
+ * Transaction slots and the commit log (layout owned by nvm_pool.c, protocol
+ * by nvm_commit.c).  A slot is one 8-byte word per backend (PGPROC number),
+ * alone in its cache line: state bits | full transaction id, 0 = free.  A
+ * commit-log entry is one cache line; it is valid when fxid is not 0 and
+ * crc matches.
+ */
+#define NVM_XACT_SLOTS			1024
+#define NVM_COMMIT_LOG_ENTRIES	16384
+#define NVM_COMMIT_MAX_SUBXIDS	12
+#define NVM_SLOT_ACTIVE			UINT64CONST(0x4000000000000000)
+#define NVM_SLOT_PREPARED		UINT64CONST(0x8000000000000000)
+#define NVM_SLOT_FXID_MASK		UINT64CONST(0x3FFFFFFFFFFFFFFF)
+
+typedef struct NvmXactSlot
+{
+	uint64		word;			/* NVM_SLOT_ACTIVE or _PREPARED | fxid */
+	uint64		pad[7];
+} NvmXactSlot;
+
+typedef struct NvmCommitEntry
+{
+	uint64		fxid;			/* committed top-level transaction; 0 = none */
+	uint32		nsubxids;		/* committed subtransactions below */
+	uint32		crc;			/* CRC-32C of fxid, nsubxids and subxids */
+	TransactionId subxids[NVM_COMMIT_MAX_SUBXIDS];
+} NvmCommitEntry;
+
+/* ----------------------------------------------------------------
+ * Settings owned by the pool (defined in nvm_guc.c's table)
+ * ----------------------------------------------------------------
+ */
+extern char *nvm_pool_path;
+extern int	nvm_pool_size_mb;
+extern int	nvm_ipl_log_size;
+extern char *nvm_persist_trace;
+
+#define NVM_POOL_SIZE_DEFAULT_MB	1024
+#define NVM_POOL_SIZE_MIN_MB		16
+#define NVM_POOL_SIZE_MAX_MB		(1024 * 1024)
+
+#define NVM_IPL_LOG_SIZE_DEFAULT	4096
+#define NVM_IPL_LOG_SIZE_MIN		256		/* when not 0 */
+#define NVM_IPL_LOG_SIZE_MAX		8192
+#define NVM_IPL_LOG_SIZE_STEP		64
+
+/* ----------------------------------------------------------------
+ * Statistics counters, in the order nvm_am_stats shows them
+ * ----------------------------------------------------------------
+ */
+typedef enum NvmCounter
+{
+	NVM_STAT_PMEM_BYTES_WRITTEN,
+	NVM_STAT_PMEM_FLUSHES,
+	NVM_STAT_PMEM_DRAINS,
+	NVM_STAT_PAGES_EXTENDED,
+	NVM_STAT_TUPLES_INSERTED,
+	NVM_STAT_TUPLES_UPDATED,
+	NVM_STAT_TUPLES_DELETED,
+	NVM_STAT_PAGE_READS,
+	NVM_STAT_RELS_CREATED,
+	NVM_STAT_RELS_DROPPED,
+	NVM_STAT_XID_WAL_RECORDS,
+	NVM_STAT_PENDING_RESOLVED,
+	NVM_STAT_FRAMES_RECLAIMED,
+	NVM_STAT_PAGES_PRUNED,
+	NVM_STAT_HOT_UPDATES,
+	NVM_STAT_IPL_RECORDS,
+	NVM_STAT_IPL_BYTES,
+	NVM_STAT_MERGES_ON_READ,
+	NVM_STAT_MERGES_ON_FULL,
+	NVM_STAT_MERGE_BYTES_WRITTEN,
+	NVM_STAT_REDIRECTED_PAGE_READS,
+	NVM_STAT_COPIED_PAGE_READS,
+	NVM_STAT_MERGED_PAGE_READS,
+	NVM_STAT_IPL_TORN_RECORDS,
+	NVM_STAT_CACHE_EVICTIONS,
+	NVM_STAT_PAGES_SEALED_IN_PLACE,
+	NVM_STAT_CHECKSUM_FAILURES,
+	NVM_STAT_COMMIT_RECORDS,
+	NVM_STAT_COMMIT_DRAINS,
+	NVM_STAT_COMMITS_THROUGH_WAL,
+	NVM_STAT_COMMIT_LOG_FULL,
+	NVM_STAT_PREPARED_RESOLVED_COMMIT,
+	NVM_STAT_PREPARED_RESOLVED_ABORT,
+	NVM_STAT_RECOVERED_LOSERS,
+	NVM_STAT_FROZEN_WINNERS,
+	NVM_STAT_ORPHANS_RECLAIMED,
+	NVM_STAT_RECOVERY_US,
+	NVM_NUM_COUNTERS
+} NvmCounter;
+
+typedef struct NvmPoolInfo
+{
+	const char *path;
+	uint64		size;
+	uint64		frames_total;
+	uint64		frames_free;
+	uint64		relations;
+	uint32		format_version;
+	bool		is_pmem;
+	bool		emulated;
+} NvmPoolInfo;
+
+/* ----------------------------------------------------------------
+ * Functions (nvm_pool.c)
+ * ----------------------------------------------------------------
+ */
+
+/* start-up (postmaster), shared memory, information */
+extern void NvmPoolOpenOrCreate(void);
+extern void NvmPoolCheckPreloaded(void);
+extern bool NvmPoolIsMapped(void);
+extern Size NvmPoolShmemSize(uint64 extra_pins);
+extern void NvmPoolRequestLocks(void);
+extern void NvmPoolShmemInit(uint64 extra_pins);
+extern void NvmPoolGetInfo(NvmPoolInfo *info);
+extern void NvmPoolCountAdd(NvmCounter c, uint64 n);
+extern uint64 NvmPoolCounterValue(NvmCounter c);
+extern const char *NvmPoolCounterName(NvmCounter c);
+
+/* persist primitives */
+extern void NvmPoolFlush(const void *addr, Size len);
+extern void NvmPoolDrain(void);
+extern void NvmPoolPersist(const void *addr, Size len);
+extern void NvmPoolPublish64(uint64 *addr, uint64 value);
+
+/* locks */
+extern LWLock *NvmPoolDirLock(void);
+extern LWLock *NvmPoolPageLock(int dirIndex, BlockNumber blkno);
+extern LWLock *NvmPoolCommitLogLock(void);
+
+/* relation directory and page tables */
+extern int	NvmPoolDirSize(void);
+extern int	NvmPoolRelLookup(const RelFileNode *node);
+extern int	NvmPoolRelCreate(const RelFileNode *node, TransactionId xid);
+extern bool NvmPoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state);
+extern uint64 NvmPoolRelGetState(int dirIndex);
+extern void NvmPoolRelSetState(int dirIndex, uint64 state);
+extern void NvmPoolRelFree(int dirIndex);
+extern void NvmPoolRelTruncate(int dirIndex);
+extern BlockNumber NvmPoolRelNBlocks(int dirIndex);
+extern void NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno);
+extern void NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);
+extern uint64 NvmPoolRelGetFrame(int dirIndex, BlockNumber blkno);
+extern uint64 NvmPoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe);
+
+/* frames: allocation, raw access (page layer only), pins */
+extern uint64 NvmPoolFrameCount(void);
+extern uint64 NvmPoolAllocFrame(void);
+extern uint64 NvmPoolTryAllocFrame(void);
+extern Page NvmPoolFramePage(uint64 frame);
+extern char *NvmPoolFrameLog(uint64 frame);
+extern uint32 NvmPoolLogSize(void);
+extern uint64 NvmPoolNextGeneration(void);
+extern void NvmPoolPinFrame(uint64 frame);
+extern void NvmPoolUnpinFrame(uint64 frame);
+extern void NvmPoolReleaseAllPins(void);
+extern uint32 NvmPoolPinCount(uint64 frame);
+extern bool NvmPoolFrameVerified(uint64 frame);
+extern void NvmPoolSetFrameVerified(uint64 frame);
+extern void NvmPoolRetireFrame(uint64 frame);
+
+/* transaction slots and commit log (written by nvm_commit.c) */
+extern NvmXactSlot *NvmPoolXactSlot(int i);
+extern NvmCommitEntry *NvmPoolCommitEntry(int i);
+
+#endif							/* NVM_POOL_H */

@@ -1,0 +1,298 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_prune.c
+ *	  HOT chains and page pruning: following a chain from the line pointer
+ *	  an index points to, finding each tuple's root, and deciding which row
+ *	  versions a page can lose (the counterpart of heap's pruneheap.c).
+ *
+ *	  Pruning removes, in each HOT chain, the dead versions before the first
+ *	  live one: the root line pointer redirects to that one, or is marked
+ *	  dead when the whole chain is dead (index entries still point to it);
+ *	  a dead tuple outside any chain leaves a dead line pointer, or, being
+ *	  heap-only (its update aborted), a free one.  This file only decides;
+ *	  the page layer carries the decision out (IplPruneExecute), writing
+ *	  the pruned page copy-on-write, since scans may point into the old
+ *	  image.
+ *
+ *	  A version is dead when its deleter committed before every running
+ *	  transaction's snapshot (GlobalVis, or VACUUM's OldestXmin when it
+ *	  gives its own horizon).  That commit is durable: a transaction that
+ *	  wrote to the pool never commits asynchronously (nvm_commit.c), so no
+ *	  crash can lose it and leave the row with no version at all.
+ *
+ *	  A chain is followed by raw xmin (a member's xmin must be its
+ *	  predecessor's updater): freezing keeps the raw xmin, so a frozen
+ *	  member never cuts its chain.
+ *
+ * Locks: the caller holds the page's lock (NvmPoolPageLock), exclusively to
+ * prune, shared to follow a chain.
+ *
+ * On-pool layout: none of its own.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "utils/snapmgr.h"
+
+#include "nvm_am.h"
+
+/*
+ * NvmPruneChainNext - the line pointer of the HOT-chain member that follows the
+ * tuple t on page blkno, or InvalidOffsetNumber when t ends its chain or
+ * its successor is not there any more.  The successor must be a heap-only
+ * tuple created by t's updater.  Its raw xmin is compared, not the one
+ * HeapTupleHeaderGetXmin reports: freezing keeps the raw xmin, and a
+ * frozen member must not cut its chain.  Caller holds the page lock.
+ */
+OffsetNumber
+NvmPruneChainNext(Page page, BlockNumber blkno, HeapTupleHeader t)
+{
+	OffsetNumber next;
+	ItemId		lp;
+	HeapTupleHeader nt;
+
+	if (!HeapTupleHeaderIsHotUpdated(t) ||
+		ItemPointerGetBlockNumber(&t->t_ctid) != blkno)
+		return InvalidOffsetNumber;
+	next = ItemPointerGetOffsetNumber(&t->t_ctid);
+	if (next < FirstOffsetNumber || next > PageGetMaxOffsetNumber(page))
+		return InvalidOffsetNumber;
+	lp = PageGetItemId(page, next);
+	if (!ItemIdIsNormal(lp))
+		return InvalidOffsetNumber;
+	nt = (HeapTupleHeader) PageGetItem(page, lp);
+	if (!HeapTupleHeaderIsHeapOnly(nt) ||
+		!TransactionIdEquals(HeapTupleHeaderGetUpdateXid(t),
+							 HeapTupleHeaderGetRawXmin(nt)))
+		return InvalidOffsetNumber;
+	return next;
+}
+
+/*
+ * NvmPruneChainStart - the first tuple of the HOT chain whose root is the line
+ * pointer root: the root itself when it holds a tuple that is not heap-only,
+ * the target of a redirect when that is a heap-only tuple, otherwise none.
+ */
+OffsetNumber
+NvmPruneChainStart(Page page, OffsetNumber root)
+{
+	ItemId		lp = PageGetItemId(page, root);
+	OffsetNumber off = root;
+
+	if (ItemIdIsRedirected(lp))
+	{
+		off = ItemIdGetRedirect(lp);
+		if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+			return InvalidOffsetNumber;
+		lp = PageGetItemId(page, off);
+		if (!ItemIdIsNormal(lp) ||
+			!HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
+			return InvalidOffsetNumber;
+		return off;
+	}
+	if (!ItemIdIsNormal(lp) ||
+		HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
+		return InvalidOffsetNumber;
+	return off;
+}
+
+/*
+ * NvmPruneGetRootTuples - roots[off - 1] is the root line pointer of the HOT
+ * chain the tuple at off belongs to, InvalidOffsetNumber for a tuple no
+ * chain reaches (heap_get_root_tuples, but with NvmPruneChainNext's rule for
+ * frozen members).  Caller holds the page lock.
+ */
+void
+NvmPruneGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots)
+{
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+
+	MemSet(roots, InvalidOffsetNumber, MaxHeapTuplesPerPage * sizeof(OffsetNumber));
+	for (OffsetNumber root = FirstOffsetNumber; root <= maxoff; root++)
+	{
+		OffsetNumber off = NvmPruneChainStart(page, root);
+
+		while (off != InvalidOffsetNumber && roots[off - 1] == InvalidOffsetNumber)
+		{
+			roots[off - 1] = root;
+			off = NvmPruneChainNext(page, blkno,
+									(HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off)));
+		}
+	}
+}
+
+/*
+ * NvmPruneChainStep - the next member of the HOT chain after tup, or
+ * InvalidOffsetNumber at the end of the chain.  *priorXmax gets the xid
+ * the next member must have as its xmin.
+ */
+OffsetNumber
+NvmPruneChainStep(HeapTuple tup, TransactionId *priorXmax)
+{
+	if (!HeapTupleIsHotUpdated(tup))
+		return InvalidOffsetNumber;
+	Assert(ItemPointerGetBlockNumber(&tup->t_data->t_ctid) ==
+		   ItemPointerGetBlockNumber(&tup->t_self));
+	*priorXmax = HeapTupleHeaderGetUpdateXid(tup->t_data);
+	return ItemPointerGetOffsetNumber(&tup->t_data->t_ctid);
+}
+
+/*
+ * NvmPruneChainMember - point tup at the chain member at off, or return false
+ * when off does not hold one (a broken or pruned chain).  A root may be a
+ * redirect; members after the root are heap-only tuples created by
+ * priorXmax.
+ */
+bool
+NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *off,
+					bool atRoot, TransactionId priorXmax, HeapTuple tup)
+{
+	ItemId		lp;
+
+	if (*off < FirstOffsetNumber || *off > PageGetMaxOffsetNumber(page))
+		return false;
+	lp = PageGetItemId(page, *off);
+	if (ItemIdIsRedirected(lp) && atRoot)
+	{
+		*off = ItemIdGetRedirect(lp);
+		lp = PageGetItemId(page, *off);
+		atRoot = false;
+	}
+	if (!ItemIdIsNormal(lp))
+		return false;
+	NvmSetTuple(tup, rel, page, blkno, *off);
+	if (atRoot && HeapTupleHeaderIsHeapOnly(tup->t_data))
+		return false;			/* an index never points at a heap-only tuple */
+	if (TransactionIdIsValid(priorXmax) &&
+		!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup->t_data)))
+		return false;
+	return true;
+}
+
+/*
+ * NvmPrunePage - reclaim the space of row versions on page blkno that no
+ * transaction can see any more (see the file header); with force, whatever
+ * pd_prune_xid says.  oldestXmin, when valid, is VACUUM's horizon: versions
+ * deleted before it are dead too.  Returns true if the page was rewritten
+ * (callers must fetch the page again); false when there was nothing to
+ * prune, or the pool had no frame for the pruned page.  Caller holds the
+ * page lock exclusively.
+ */
+bool
+NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
+			 TransactionId oldestXmin)
+{
+	Page		page = IplGetPage(dirIndex, blkno);
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	GlobalVisState *vistest = GlobalVisTestFor(rel);
+	bool		dead[MaxHeapTuplesPerPage + 1];
+	bool		reached[MaxHeapTuplesPerPage + 1];
+	OffsetNumber redirected[2 * MaxHeapTuplesPerPage];
+	OffsetNumber nowdead[MaxHeapTuplesPerPage];
+	OffsetNumber nowunused[MaxHeapTuplesPerPage];
+	int			nredirected = 0;
+	int			ndead = 0;
+	int			nunused = 0;
+	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
+	TransactionId nextPrune = InvalidTransactionId;
+
+	if (!force &&
+		(!TransactionIdIsValid(pruneXid) ||
+		 !GlobalVisTestIsRemovableXid(vistest, pruneXid)))
+		return false;
+
+	/* which tuples are dead, and the oldest deleter of one that is not yet */
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+		TransactionId deleter = InvalidTransactionId;
+		HTSV_Result r;
+
+		dead[off] = false;
+		reached[off] = false;
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &deleter);
+		if (r == HEAPTUPLE_DEAD)
+			dead[off] = true;
+		else if (r == HEAPTUPLE_RECENTLY_DEAD &&
+				 (GlobalVisTestIsRemovableXid(vistest, deleter) ||
+				  (TransactionIdIsValid(oldestXmin) &&
+				   TransactionIdPrecedes(deleter, oldestXmin))))
+			dead[off] = true;
+		else if (TransactionIdIsNormal(deleter) &&
+				 (!TransactionIdIsValid(nextPrune) || TransactionIdPrecedes(deleter, nextPrune)))
+			nextPrune = deleter;
+	}
+
+	/* each chain loses its dead prefix */
+	for (OffsetNumber root = FirstOffsetNumber; root <= maxoff; root++)
+	{
+		ItemId		rootlp = PageGetItemId(page, root);
+		OffsetNumber chain[MaxHeapTuplesPerPage];
+		int			n = 0;
+		int			nprefix = 0;
+		OffsetNumber off;
+
+		if (!ItemIdIsRedirected(rootlp) && !ItemIdIsNormal(rootlp))
+			continue;
+		off = NvmPruneChainStart(page, root);
+		if (off == InvalidOffsetNumber && ItemIdIsNormal(rootlp))
+			continue;			/* a heap-only tuple: not a root */
+
+		/* collect the chain; a member reached before ends it */
+		while (off != InvalidOffsetNumber && !reached[off])
+		{
+			chain[n++] = off;
+			reached[off] = true;
+			off = NvmPruneChainNext(page, blkno,
+									(HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off)));
+		}
+		while (nprefix < n && dead[chain[nprefix]])
+			nprefix++;
+		if (nprefix == 0)
+		{
+			/* a redirect whose target is gone: the whole chain is dead */
+			if (n == 0 && ItemIdIsRedirected(rootlp))
+				nowdead[ndead++] = root;
+			continue;
+		}
+		if (nprefix == n)
+			nowdead[ndead++] = root;
+		else
+		{
+			redirected[2 * nredirected] = root;
+			redirected[2 * nredirected + 1] = chain[nprefix];
+			nredirected++;
+		}
+		for (int i = 0; i < nprefix; i++)
+			if (chain[i] != root)
+				nowunused[nunused++] = chain[i];
+	}
+
+	/* dead tuples that no chain reaches (heap-only: their update aborted) */
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+
+		if (dead[off] && !reached[off] && ItemIdIsNormal(lp))
+		{
+			if (HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
+				nowunused[nunused++] = off;
+			else
+				nowdead[ndead++] = off;
+		}
+	}
+
+	if (nredirected + ndead + nunused == 0)
+	{
+		IplSetPruneXid(page, nextPrune);
+		return false;
+	}
+	return IplPruneExecute(dirIndex, blkno, redirected, nredirected,
+						   nowdead, ndead, nowunused, nunused, nextPrune);
+}

@@ -1,0 +1,745 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_rowlock.c
+ *	  Row locks of nvm_am (tuple_lock) and the xmax decisions that deletes
+ *	  and updates share with them: who holds a row, whether a new holder
+ *	  must wait, the new xmax (one transaction, or a multixact), and the
+ *	  locking of the newer versions of a row whose running update a lock
+ *	  was compatible with.
+ *
+ *	  As in heap, xmax holds either one transaction (a locker with its lock
+ *	  strength in the infomask, or an updater) or a multixact of several
+ *	  lockers and at most one updater.  Lock strengths conflict as the
+ *	  heavyweight modes they stand for: FOR KEY SHARE only with FOR UPDATE
+ *	  and key-changing updates and deletes, and so on.  A lock belongs to the
+ *	  (sub)transaction that took it, and a lock or update inside a
+ *	  savepoint keeps a lock taken before it as a multixact member.
+ *
+ * Locks: the page lock of the row, exclusively, while its header is read
+ * and written (never two page locks at once); transaction locks
+ * (XactLockTableWait) to wait for a conflicting holder, taken with no page
+ * lock held.
+ *
+ * On-pool layout: none of its own (tuple headers are changed through
+ * IplWriteTupleHeader).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/multixact.h"
+#include "access/xact.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "storage/procarray.h"
+#include "utils/datum.h"
+
+#include "nvm_am.h"
+
+/*
+ * NvmLockPageOf - lock the page of tid exclusively; returns the page and
+ * points tup at the tuple.  Errors out for a tid that names no tuple.
+ */
+Page
+NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
+			   LWLock **lockp, bool missing_ok)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	Page		page;
+
+	if (blkno >= NvmPoolRelNBlocks(dirIndex))
+		elog(ERROR, "nvm_am: tid (%u,%u) beyond the end of relation \"%s\"",
+			 blkno, off, RelationGetRelationName(rel));
+	*lockp = NvmPoolPageLock(dirIndex, blkno);
+	LWLockAcquire(*lockp, LW_EXCLUSIVE);
+	page = IplGetPage(dirIndex, blkno);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
+		!ItemIdIsNormal(PageGetItemId(page, off)))
+	{
+		LWLockRelease(*lockp);
+		if (missing_ok)
+			return NULL;
+		elog(ERROR, "nvm_am: tid (%u,%u) of relation \"%s\" names no tuple",
+			 blkno, off, RelationGetRelationName(rel));
+	}
+	NvmSetTuple(tup, rel, page, blkno, off);
+	return page;
+}
+
+static LOCKMODE
+NvmRowLockModeOf(MultiXactStatus status)
+{
+	switch (status)
+	{
+		case MultiXactStatusForKeyShare:
+			return AccessShareLock;
+		case MultiXactStatusForShare:
+			return RowShareLock;
+		case MultiXactStatusForNoKeyUpdate:
+		case MultiXactStatusNoKeyUpdate:
+			return ExclusiveLock;
+		case MultiXactStatusForUpdate:
+		case MultiXactStatusUpdate:
+			return AccessExclusiveLock;
+	}
+	return AccessExclusiveLock;	/* keep compiler quiet */
+}
+
+static MultiXactStatus
+NvmRowLockStatusOf(LockTupleMode mode)
+{
+	switch (mode)
+	{
+		case LockTupleKeyShare:
+			return MultiXactStatusForKeyShare;
+		case LockTupleShare:
+			return MultiXactStatusForShare;
+		case LockTupleNoKeyExclusive:
+			return MultiXactStatusForNoKeyUpdate;
+		case LockTupleExclusive:
+			return MultiXactStatusForUpdate;
+	}
+	return MultiXactStatusForUpdate;	/* keep compiler quiet */
+}
+
+static inline bool
+NvmRowLockIsUpdate(MultiXactStatus status)
+{
+	return status == MultiXactStatusNoKeyUpdate || status == MultiXactStatusUpdate;
+}
+
+/*
+ * NvmRowLockHolders - the transactions in t's xmax that are still running,
+ * with what they hold.  Caller holds the page lock.
+ */
+static int
+NvmRowLockHolders(HeapTupleHeader t, MultiXactMember **holders)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(t);
+	MultiXactMember *m;
+	int			n = 0;
+
+	*holders = NULL;
+	if (t->t_infomask & HEAP_XMAX_INVALID)
+		return 0;
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+	{
+		int			nmembers = GetMultiXactIdMembers(xmax, &m, false,
+													 HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask));
+
+		if (nmembers <= 0)
+			return 0;
+		for (int i = 0; i < nmembers; i++)
+			if (TransactionIdIsInProgress(m[i].xid))
+				m[n++] = m[i];
+		*holders = m;
+		return n;
+	}
+	if (!TransactionIdIsNormal(xmax) || !TransactionIdIsInProgress(xmax))
+		return 0;
+	m = palloc(sizeof(MultiXactMember));
+	m->xid = xmax;
+	if (!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		m->status = (t->t_infomask2 & HEAP_KEYS_UPDATED) ?
+			MultiXactStatusUpdate : MultiXactStatusNoKeyUpdate;
+	else if (HEAP_XMAX_IS_SHR_LOCKED(t->t_infomask))
+		m->status = MultiXactStatusForShare;
+	else if (HEAP_XMAX_IS_EXCL_LOCKED(t->t_infomask))
+		m->status = (t->t_infomask2 & HEAP_KEYS_UPDATED) ?
+			MultiXactStatusForUpdate : MultiXactStatusForNoKeyUpdate;
+	else
+		m->status = MultiXactStatusForKeyShare;
+	*holders = m;
+	return 1;
+}
+
+/*
+ * NvmRowLockConflicting - a running transaction other than ours holding t
+ * in a way that conflicts with want, or InvalidTransactionId.
+ */
+static TransactionId
+NvmRowLockConflicting(HeapTupleHeader t, MultiXactStatus want)
+{
+	MultiXactMember *holders;
+	int			n = NvmRowLockHolders(t, &holders);
+	TransactionId result = InvalidTransactionId;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (TransactionIdIsCurrentTransactionId(holders[i].xid))
+			continue;
+
+		/*
+		 * A lock compatible with a running update of the row is granted, as
+		 * in heap; NvmRowLockTuple then locks the new versions as well
+		 * (NvmRowLockUpdateChain), so that a FOR KEY SHARE lock of a
+		 * foreign-key check covers the row whichever version survives.
+		 */
+		if (DoLockModesConflict(NvmRowLockModeOf(holders[i].status),
+								NvmRowLockModeOf(want)))
+		{
+			result = holders[i].xid;
+			break;
+		}
+	}
+	if (holders)
+		pfree(holders);
+	return result;
+}
+
+/*
+ * NvmRowLockUpdater - the transaction that updated or deleted t (finished or
+ * not), or InvalidTransactionId when xmax holds lockers only or nothing.
+ */
+static TransactionId
+NvmRowLockUpdater(HeapTupleHeader t)
+{
+	if ((t->t_infomask & HEAP_XMAX_INVALID) || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return InvalidTransactionId;
+	return HeapTupleHeaderGetUpdateXid(t);
+}
+
+/*
+ * NvmRowLockUnlinkedUpdater - the running transaction (not ours) that is updating
+ * tup without having linked the new version yet, or InvalidTransactionId.
+ * A non-HOT update writes the old version's xmax, releases the page to
+ * store the new version elsewhere and only then sets the old version's
+ * ctid; a lock taken in between could not follow the chain to the new
+ * version, so it waits for the updater instead (heap would not: it keeps
+ * the new locker in the new version's xmax).  Caller holds the page lock.
+ */
+static TransactionId
+NvmRowLockUnlinkedUpdater(HeapTuple tup)
+{
+	TransactionId updater = NvmRowLockUpdater(tup->t_data);
+
+	if (!TransactionIdIsValid(updater) ||
+		!ItemPointerEquals(&tup->t_data->t_ctid, &tup->t_self) ||
+		TransactionIdIsCurrentTransactionId(updater) ||
+		!TransactionIdIsInProgress(updater))
+		return InvalidTransactionId;
+	return updater;
+}
+
+/*
+ * NvmRowLockHoldsAtLeast - does the current transaction (under any of its xids)
+ * hold a lock on t at least as strong as want?
+ */
+static bool
+NvmRowLockHoldsAtLeast(HeapTupleHeader t, MultiXactStatus want)
+{
+	MultiXactMember *holders;
+	int			n = NvmRowLockHolders(t, &holders);
+	bool		result = false;
+
+	for (int i = 0; i < n && !result; i++)
+		result = TransactionIdIsCurrentTransactionId(holders[i].xid) &&
+			!NvmRowLockIsUpdate(holders[i].status) &&
+			holders[i].status >= want;
+	if (holders)
+		pfree(holders);
+	return result;
+}
+
+/*
+ * NvmRowLockBits - infomask bits for xmax held with status (one
+ * transaction), or by a multixact whose strongest member has it.
+ */
+static void
+NvmRowLockBits(MultiXactStatus status, bool lockOnly, uint16 *infomask,
+			   uint16 *infomask2)
+{
+	*infomask = lockOnly ? HEAP_XMAX_LOCK_ONLY : 0;
+	*infomask2 = 0;
+	switch (status)
+	{
+		case MultiXactStatusForKeyShare:
+			*infomask |= HEAP_XMAX_KEYSHR_LOCK;
+			break;
+		case MultiXactStatusForShare:
+			*infomask |= HEAP_XMAX_SHR_LOCK;
+			break;
+		case MultiXactStatusForNoKeyUpdate:
+			*infomask |= HEAP_XMAX_EXCL_LOCK;
+			break;
+		case MultiXactStatusForUpdate:
+			*infomask |= HEAP_XMAX_EXCL_LOCK;
+			*infomask2 |= HEAP_KEYS_UPDATED;
+			break;
+		case MultiXactStatusNoKeyUpdate:
+			break;
+		case MultiXactStatusUpdate:
+			*infomask2 |= HEAP_KEYS_UPDATED;
+			break;
+	}
+}
+
+/*
+ * NvmRowLockNewXmax - the xmax of t once the current transaction (as myxid) takes
+ * it with status want, keeping the other running holders (all compatible
+ * with want: the caller waited for the others).  Returns the xmax and its
+ * infomask bits; *others tells whether other holders remain.
+ */
+TransactionId
+NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
+				  uint16 *infomask, uint16 *infomask2, bool *others)
+{
+	MultiXactMember *holders;
+	int			n = NvmRowLockHolders(t, &holders);
+	MultiXactMember *members = palloc((n + 1) * sizeof(MultiXactMember));
+	int			nmembers = 0;
+	MultiXactStatus mine = want;
+	MultiXactStatus strongest;
+	bool		anyUpdate;
+	TransactionId result;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (TransactionIdEquals(holders[i].xid, myxid))
+		{
+			/* our own lock under the same xid: keep the stronger */
+			if (!NvmRowLockIsUpdate(want) && !NvmRowLockIsUpdate(holders[i].status) &&
+				holders[i].status > mine)
+				mine = holders[i].status;
+			continue;
+		}
+
+		/*
+		 * A lock we took under another of our xids (before a savepoint) stays
+		 * a member: rolling back to the savepoint must not drop it.
+		 */
+		if (TransactionIdIsCurrentTransactionId(holders[i].xid) &&
+			NvmRowLockIsUpdate(holders[i].status))
+			continue;
+		members[nmembers++] = holders[i];
+	}
+	*others = nmembers > 0;
+	if (nmembers == 0)
+	{
+		NvmRowLockBits(mine, !NvmRowLockIsUpdate(mine), infomask, infomask2);
+		result = myxid;
+	}
+	else
+	{
+		members[nmembers].xid = myxid;
+		members[nmembers].status = mine;
+		nmembers++;
+		strongest = mine;
+		anyUpdate = NvmRowLockIsUpdate(mine);
+		for (int i = 0; i < nmembers; i++)
+		{
+			if (NvmRowLockModeOf(members[i].status) > NvmRowLockModeOf(strongest))
+				strongest = members[i].status;
+			anyUpdate |= NvmRowLockIsUpdate(members[i].status);
+		}
+		MultiXactIdSetOldestMember();
+		result = MultiXactIdCreateFromMembers(nmembers, members);
+		NvmRowLockBits(strongest, !anyUpdate, infomask, infomask2);
+		if (anyUpdate)
+			*infomask &= ~HEAP_LOCK_MASK;	/* an update, not a lock */
+		*infomask |= HEAP_XMAX_IS_MULTI;
+	}
+	if (holders)
+		pfree(holders);
+	pfree(members);
+	return result;
+}
+
+/*
+ * NvmRowLockCheck - decide whether the current command may change the
+ * tuple tup (page locked exclusively).  Waits for a concurrent writer when
+ * wait is set (releasing and retaking the page lock: *relocked is set and
+ * the caller must re-read).  Fills tmfd for every result but TM_Ok.
+ */
+static TM_Result
+NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
+				MultiXactStatus want, LockWaitPolicy policy, LWLock *lock,
+				TM_FailureData *tmfd, bool *relocked)
+{
+	TransactionId xwait;
+	TM_Result	result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
+
+	*relocked = false;
+	if (result == TM_Invisible)
+		return result;
+	if (result == TM_BeingModified)
+	{
+		/* only a running holder whose lock conflicts with ours matters */
+		xwait = NvmRowLockConflicting(tup->t_data, want);
+		if (!TransactionIdIsValid(xwait) && !NvmRowLockIsUpdate(want))
+			xwait = NvmRowLockUnlinkedUpdater(tup);
+		if (!TransactionIdIsValid(xwait))
+		{
+			if (HEAP_XMAX_IS_LOCKED_ONLY(tup->t_data->t_infomask))
+				result = TM_Ok; /* only compatible lockers are running */
+			else
+			{
+				/*
+				 * An updater is among the holders, compatible with us or
+				 * finished since we looked: ask again, so that a commit in
+				 * between gives TM_Updated and not a second new version.
+				 */
+				result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
+				if (result == TM_BeingModified)
+				{
+					xwait = NvmRowLockConflicting(tup->t_data, want);
+					if (!TransactionIdIsValid(xwait) && !NvmRowLockIsUpdate(want))
+						xwait = NvmRowLockUnlinkedUpdater(tup);
+					if (!TransactionIdIsValid(xwait))
+						result = TM_Ok;
+				}
+			}
+		}
+	}
+	if (result == TM_BeingModified)
+	{
+		ItemPointerData self = tup->t_self;
+		TransactionId xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
+		int			dirIndex = NvmStorageRelDirIndex(rel);
+		Page		page;
+		ItemId		lp;
+
+		switch (policy)
+		{
+			case LockWaitBlock:
+				LWLockRelease(lock);
+				XactLockTableWait(xwait, rel, &self, XLTW_Update);
+				LWLockAcquire(lock, LW_EXCLUSIVE);
+
+				/*
+				 * If the transaction we waited for inserted the row and
+				 * aborted, the row may have been pruned meanwhile and its line
+				 * pointer reused: then it is gone.
+				 */
+				page = IplGetPage(dirIndex, ItemPointerGetBlockNumber(&self));
+				lp = PageGetItemId(page, ItemPointerGetOffsetNumber(&self));
+				if (ItemPointerGetOffsetNumber(&self) > PageGetMaxOffsetNumber(page) ||
+					!ItemIdIsNormal(lp) ||
+					!TransactionIdEquals(xmin,
+										 HeapTupleHeaderGetRawXmin((HeapTupleHeader) PageGetItem(page, lp))))
+				{
+					tmfd->ctid = self;
+					tmfd->xmax = xwait;
+					tmfd->cmax = InvalidCommandId;
+					tmfd->traversed = false;
+					return TM_Deleted;
+				}
+				*relocked = true;
+				return result;
+			case LockWaitSkip:
+				result = TM_WouldBlock;
+				break;
+			case LockWaitError:
+				LWLockRelease(lock);
+				ereport(ERROR,
+						(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+						 errmsg("could not obtain lock on row in relation \"%s\"",
+								RelationGetRelationName(rel))));
+		}
+	}
+	if (result == TM_Ok && crosscheck != InvalidSnapshot &&
+		!NvmTupleSatisfies(tup, crosscheck))
+		result = TM_Updated;
+	if (result != TM_Ok)
+	{
+		tmfd->ctid = tup->t_data->t_ctid;
+		tmfd->xmax = (tup->t_data->t_infomask & HEAP_XMAX_INVALID) ?
+			InvalidTransactionId : HeapTupleHeaderGetUpdateXid(tup->t_data);
+		tmfd->cmax = result == TM_SelfModified ?
+			HeapTupleHeaderGetCmax(tup->t_data) : InvalidCommandId;
+		tmfd->traversed = false;
+	}
+	return result;
+}
+
+/*
+ * NvmRowLockSetXmax - build in hdr the header of tup with a new xmax (one
+ * transaction or a multixact) and its infomask bits; for an update or
+ * delete by the current transaction also its command id.
+ */
+void
+NvmRowLockSetXmax(HeapTupleHeader hdr, HeapTuple tup, TransactionId xmax,
+				  CommandId cid, uint16 infomask, uint16 infomask2, bool byMe)
+{
+	bool		iscombo = false;
+
+	memcpy(hdr, tup->t_data, sizeof(HeapTupleHeaderData));
+	if (byMe)
+		HeapTupleHeaderAdjustCmax(hdr, &cid, &iscombo);
+	hdr->t_infomask &= ~(HEAP_XMAX_BITS | HEAP_MOVED);
+	hdr->t_infomask2 &= ~(HEAP_KEYS_UPDATED | HEAP_HOT_UPDATED);
+	hdr->t_infomask |= infomask;
+	hdr->t_infomask2 |= infomask2;
+	HeapTupleHeaderSetXmax(hdr, xmax);
+	if (byMe)
+		HeapTupleHeaderSetCmax(hdr, cid, iscombo);
+	hdr->t_ctid = tup->t_self;
+}
+
+/*
+ * NvmRowLockForModify - lock the page of tid exclusively and decide whether
+ * the current command may delete or update the tuple there, waiting for a
+ * concurrent writer when wait is set.  On TM_Ok the page stays locked and
+ * *tup, *page, *lock describe the tuple; any other result is returned with
+ * the page unlocked and tmfd filled.  what names the operation in the
+ * error for an invisible tuple.
+ */
+TM_Result
+NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
+					Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
+					HeapTuple tup, Page *page, LWLock **lock, const char *what,
+					Bitmapset *keyattrs, HeapTuple newtup, MultiXactStatus *want)
+{
+	TM_Result	result;
+	bool		relocked;
+
+	*page = NvmRowLockPage(rel, dirIndex, tid, tup, lock, false);
+	do
+	{
+		/* the page may have moved to a new frame while we waited */
+		*page = IplGetPage(dirIndex, ItemPointerGetBlockNumber(tid));
+		NvmSetTuple(tup, rel, *page, ItemPointerGetBlockNumber(tid),
+					ItemPointerGetOffsetNumber(tid));
+		/* an update that keeps the key does not conflict with FOR KEY SHARE */
+		*want = (newtup != NULL && NvmRowLockAttrsEqual(rel, keyattrs, tup, newtup)) ?
+			MultiXactStatusNoKeyUpdate : MultiXactStatusUpdate;
+		result = NvmRowLockCheck(rel, tup, cid, crosscheck, *want,
+								 wait ? LockWaitBlock : LockWaitSkip, *lock,
+								 tmfd, &relocked);
+	} while (relocked);
+	if (result == TM_Invisible)
+	{
+		LWLockRelease(*lock);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("attempted to %s invisible tuple", what)));
+	}
+	if (result != TM_Ok)
+		LWLockRelease(*lock);
+	return result;
+}
+
+/*
+ * NvmRowLockAttrsEqual - do oldtup and newtup hold binary-equal values in every
+ * attribute of attrs (offset by FirstLowInvalidHeapAttributeNumber)?
+ */
+bool
+NvmRowLockAttrsEqual(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple newtup)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	bool		result = true;
+	int			x = -1;
+
+	while (result && (x = bms_next_member(attrs, x)) >= 0)
+	{
+		int			attnum = x + FirstLowInvalidHeapAttributeNumber;
+		bool		null1;
+		bool		null2;
+		Datum		d1;
+		Datum		d2;
+		Form_pg_attribute att;
+
+		if (attnum <= 0)
+		{
+			result = false;		/* a system column or the whole row */
+			break;
+		}
+		d1 = heap_getattr(oldtup, attnum, desc, &null1);
+		d2 = heap_getattr(newtup, attnum, desc, &null2);
+		att = TupleDescAttr(desc, attnum - 1);
+		if (null1 != null2 ||
+			(!null1 && !datumIsEqual(d1, d2, att->attbyval, att->attlen)))
+			result = false;
+	}
+	return result;
+}
+
+/*
+ * NvmRowLockJoin - add the current transaction's lock of strength want to
+ * the holders of tup (a multixact when others hold it).  Caller holds the
+ * page lock exclusively and made sure no running holder conflicts.
+ */
+static void
+NvmRowLockJoin(Page page, HeapTuple tup, MultiXactStatus want, CommandId cid)
+{
+	HeapTupleHeaderData hdr;
+	uint16		bits;
+	uint16		bits2;
+	bool		others;
+	TransactionId xmax;
+
+	xmax = NvmRowLockNewXmax(tup->t_data, want, GetCurrentTransactionId(),
+							 &bits, &bits2, &others);
+	NvmRowLockSetXmax(&hdr, tup, xmax, cid, bits, bits2, false);
+	/* with an updater among the holders, keep its link to the new version */
+	if (!(bits & HEAP_XMAX_LOCK_ONLY))
+	{
+		hdr.t_ctid = tup->t_data->t_ctid;
+		hdr.t_infomask2 |= tup->t_data->t_infomask2 & HEAP_HOT_UPDATED;
+	}
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup->t_self), &hdr);
+}
+
+/*
+ * NvmRowLockUpdateChain - lock, in mode want, the versions that follow a row
+ * version whose running update (by priorXmax) our lock was compatible
+ * with, like heap_lock_updated_tuple: whichever version the updaters leave
+ * behind carries our lock.  Waits for running holders that conflict.
+ * Versions whose updater committed are passed over (they cannot be changed
+ * any more); the chain ends at a version nobody updated, at a version
+ * whose inserter aborted, or where it was pruned away.  No page lock held
+ * on entry.
+ */
+static void
+NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
+					  TransactionId priorXmax, MultiXactStatus want)
+{
+	for (;;)
+	{
+		HeapTupleData tup;
+		LWLock	   *lock;
+		Page		page;
+		TransactionId xwait;
+		TransactionId updater;
+		ItemPointerData next;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ItemPointerGetBlockNumber(&ctid) >= NvmPoolRelNBlocks(dirIndex))
+			return;
+		page = NvmRowLockPage(rel, dirIndex, &ctid, &tup, &lock, true);
+		if (page == NULL)
+			return;
+		if (!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup.t_data)) ||
+			TransactionIdDidAbort(priorXmax))
+		{
+			LWLockRelease(lock);
+			return;
+		}
+		xwait = NvmRowLockConflicting(tup.t_data, want);
+		if (!TransactionIdIsValid(xwait))
+			xwait = NvmRowLockUnlinkedUpdater(&tup);
+		if (TransactionIdIsValid(xwait))
+		{
+			LWLockRelease(lock);
+			XactLockTableWait(xwait, rel, &ctid, XLTW_LockUpdated);
+			continue;			/* look at the same version again */
+		}
+		updater = NvmRowLockUpdater(tup.t_data);
+		next = tup.t_data->t_ctid;
+		if (TransactionIdIsValid(updater) &&
+			TransactionIdIsCurrentTransactionId(updater))
+		{
+			/* we updated this version ourselves: nothing to lock beyond */
+			LWLockRelease(lock);
+			return;
+		}
+		if (TransactionIdIsValid(updater) && TransactionIdDidCommit(updater))
+		{
+			/* a committed update: only its newer version matters */
+		}
+		else if (!NvmRowLockHoldsAtLeast(tup.t_data, want))
+			NvmRowLockJoin(page, &tup, want, GetCurrentCommandId(false));
+		LWLockRelease(lock);
+		if (!TransactionIdIsValid(updater) || ItemPointerEquals(&next, &ctid))
+			return;
+		priorXmax = updater;
+		ctid = next;
+	}
+}
+
+/*
+ * NvmRowLockTuple - lock a row in mode: the locker's xid in xmax with
+ * HEAP_XMAX_LOCK_ONLY and its strength, or a multixact when other
+ * transactions hold compatible locks.  A conflicting holder is waited for
+ * (or NOWAIT / SKIP LOCKED).
+ */
+TM_Result
+NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
+				TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+				LockWaitPolicy wait_policy, uint8 flags,
+				TM_FailureData *tmfd)
+{
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	ItemPointerData ctid = *tid;
+	TransactionId priorXmax = InvalidTransactionId;
+
+	NvmCommitBeforeWrite();
+	tmfd->traversed = false;
+	for (;;)
+	{
+		HeapTupleData tup;
+		LWLock	   *lock;
+		Page		page;
+		TM_Result	result;
+		bool		relocked;
+		MultiXactStatus want = NvmRowLockStatusOf(mode);
+
+		if (ItemPointerGetBlockNumber(&ctid) >= NvmPoolRelNBlocks(dirIndex))
+			return TM_Deleted;
+		/* a later version may have been pruned away: the row is gone */
+		page = NvmRowLockPage(rel, dirIndex, &ctid, &tup, &lock,
+							  TransactionIdIsValid(priorXmax));
+		if (page == NULL)
+			return TM_Deleted;
+		if (TransactionIdIsValid(priorXmax) &&
+			!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup.t_data)))
+		{
+			/* the chain ends here: the updated version is gone */
+			LWLockRelease(lock);
+			return TM_Deleted;
+		}
+		do
+		{
+			/* the page may have moved to a new frame while we waited */
+			page = IplGetPage(dirIndex, ItemPointerGetBlockNumber(&ctid));
+			NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(&ctid),
+						ItemPointerGetOffsetNumber(&ctid));
+			result = NvmRowLockCheck(rel, &tup, cid, InvalidSnapshot, want,
+									 wait_policy, lock, tmfd, &relocked);
+		} while (relocked);
+
+		if (result == TM_Updated &&
+			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION) &&
+			!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+		{
+			priorXmax = HeapTupleHeaderGetUpdateXid(tup.t_data);
+			ctid = tup.t_data->t_ctid;
+			LWLockRelease(lock);
+			/* the caller goes on with the newest version: tell it where */
+			*tid = ctid;
+			tmfd->traversed = true;
+			continue;
+		}
+		if (result != TM_Ok)
+		{
+			LWLockRelease(lock);
+			return result;
+		}
+
+		/*
+		 * Join the running holders whose locks are compatible with ours (a
+		 * multixact when there are any).  As in heap, the lock belongs to the
+		 * current subtransaction, and a lock held from before a savepoint
+		 * stays a member; nothing is written when we hold a lock at least as
+		 * strong already.
+		 */
+		if (!NvmRowLockHoldsAtLeast(tup.t_data, want))
+		{
+			ItemPointerData next = tup.t_data->t_ctid;
+			TransactionId updater = NvmRowLockUpdater(tup.t_data);
+
+			NvmRowLockJoin(page, &tup, want, cid);
+			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+			LWLockRelease(lock);
+			/* a running, compatible update: lock its new versions too */
+			if (TransactionIdIsValid(updater) && !ItemPointerEquals(&next, &ctid))
+				NvmRowLockUpdateChain(rel, dirIndex, next, updater, want);
+			return TM_Ok;
+		}
+		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+		LWLockRelease(lock);
+		return TM_Ok;
+	}
+}

@@ -1,0 +1,535 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_scan.c
+ *	  Scans of nvm_am tables: sequential (also parallel, with the generic
+ *	  block helpers of tableam.c), TID range, bitmap heap, sample (TABLESAMPLE)
+ *	  and the block/tuple steps of ANALYZE.
+ *
+ *	  A scan works a page at a time: under the page's lock (shared) it
+ *	  collects the offsets of the tuples its snapshot sees, pins the page's
+ *	  image (IplHoldPage: the frame itself, a merged image, or a local copy
+ *	  with nvm_am.read_mode = copy) and then returns tuples pointing into
+ *	  that image without the lock.  The pin keeps the image from being
+ *	  freed; pruning writes a new image instead of changing a pinned one.
+ *
+ * Locks: the page lock, shared, while a page's tuples are examined; none
+ * between pages.  A serializable scan takes predicate locks as heap's.
+ *
+ * On-pool layout: none of its own.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/tsmapi.h"
+#include "access/valid.h"
+#include "access/xact.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "pgstat.h"
+#include "storage/predicate.h"
+#include "utils/snapmgr.h"
+
+#include "nvm_am.h"
+
+/*
+ * NvmScanReturn - return the scan's current tuple in slot (it points into
+ * the pinned page image) and count it; returns true.
+ */
+static bool
+NvmScanReturn(NvmScanDesc scan, TupleTableSlot *slot)
+{
+	pgstat_count_heap_getnext(scan->rs_base.rs_rd);
+	ExecStoreHeapTuple(&scan->tuple, slot, false);
+	return true;
+}
+
+/*
+ * NvmScanLoadPage - collect the offsets of the tuples of blkno that the scan's
+ * snapshot sees and that pass its keys.  Takes the page lock shared.
+ */
+static void
+NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
+	Page		page;
+	OffsetNumber maxoff;
+	int			n = 0;
+	HeapTupleData tup;
+	bool		visible;
+
+	LWLockAcquire(lock, LW_SHARED);
+	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf);
+	scan->cpage = page;
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		if (!ItemIdIsNormal(PageGetItemId(page, off)))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		visible = NvmTupleSatisfies(&tup, snapshot);
+		NvmTupleCheckConflictOut(visible, rel, &tup, snapshot);
+		if (!visible)
+			continue;
+		if (scan->rs_base.rs_nkeys > 0)
+		{
+			bool		ok;
+
+			HeapKeyTest(&tup, RelationGetDescr(rel), scan->rs_base.rs_nkeys,
+						scan->rs_base.rs_key, ok);
+			if (!ok)
+				continue;
+		}
+		scan->vis[n++] = off;
+	}
+	LWLockRelease(lock);
+	NvmPoolCountAdd(NVM_STAT_PAGE_READS, 1);
+	scan->cblock = blkno;
+	scan->ntuples = n;
+}
+
+static BlockNumber
+NvmScanFirstBlock(NvmScanDesc scan, ScanDirection dir)
+{
+	ParallelBlockTableScanDesc pbscan =
+	(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+
+	if (pbscan != NULL)
+	{
+		table_block_parallelscan_startblock_init(scan->rs_base.rs_rd,
+												 &scan->pwork, pbscan);
+		return table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
+												 &scan->pwork, pbscan);
+	}
+	if (scan->startblock >= scan->endblock)
+		return InvalidBlockNumber;
+	return ScanDirectionIsBackward(dir) ? scan->endblock - 1 : scan->startblock;
+}
+
+static BlockNumber
+NvmScanNextBlock(NvmScanDesc scan, ScanDirection dir)
+{
+	ParallelBlockTableScanDesc pbscan =
+	(ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+
+	if (pbscan != NULL)
+		return table_block_parallelscan_nextpage(scan->rs_base.rs_rd,
+												 &scan->pwork, pbscan);
+	if (ScanDirectionIsBackward(dir))
+		return scan->cblock > scan->startblock ? scan->cblock - 1 : InvalidBlockNumber;
+	return scan->cblock + 1 < scan->endblock ? scan->cblock + 1 : InvalidBlockNumber;
+}
+
+/*
+ * NvmScanNext - advance to the next visible tuple in direction dir; false
+ * at the end (then the scan restarts from the other end, as heap does).
+ */
+static bool
+NvmScanNext(NvmScanDesc scan, ScanDirection dir)
+{
+	bool		backward = ScanDirectionIsBackward(dir);
+
+	if (!scan->inited)
+	{
+		BlockNumber blk = NvmScanFirstBlock(scan, dir);
+
+		if (blk == InvalidBlockNumber)
+			return false;
+		NvmScanLoadPage(scan, blk);
+		scan->cindex = backward ? scan->ntuples : -1;
+		scan->inited = true;
+	}
+	for (;;)
+	{
+		BlockNumber blk;
+
+		CHECK_FOR_INTERRUPTS();
+		scan->cindex += backward ? -1 : 1;
+		if (scan->cindex >= 0 && scan->cindex < scan->ntuples)
+		{
+			NvmSetTuple(&scan->tuple, scan->rs_base.rs_rd, scan->cpage,
+						scan->cblock, scan->vis[scan->cindex]);
+			return true;
+		}
+		blk = NvmScanNextBlock(scan, dir);
+		if (blk == InvalidBlockNumber)
+		{
+			scan->inited = false;
+			IplDropPage(&scan->cframe);
+			return false;
+		}
+		NvmScanLoadPage(scan, blk);
+		scan->cindex = backward ? scan->ntuples : -1;
+	}
+}
+
+TableScanDesc
+NvmScanBegin(Relation rel, Snapshot snapshot, int nkeys, ScanKey key,
+			 ParallelTableScanDesc pscan, uint32 flags)
+{
+	NvmScanDesc scan = palloc0(sizeof(NvmScanDescData));
+
+	scan->copybuf = palloc(BLCKSZ);
+
+	RelationIncrementReferenceCount(rel);
+	scan->rs_base.rs_rd = rel;
+	scan->rs_base.rs_snapshot = snapshot;
+	scan->rs_base.rs_nkeys = nkeys;
+	scan->rs_base.rs_flags = flags;
+	scan->rs_base.rs_parallel = pscan;
+	scan->dirIndex = NvmStorageRelDirIndex(rel);
+	scan->nblocks = NvmPoolRelNBlocks(scan->dirIndex);
+	scan->startblock = 0;
+	scan->endblock = scan->nblocks;
+	scan->inited = false;
+	if (nkeys > 0)
+	{
+		scan->rs_base.rs_key = palloc(sizeof(ScanKeyData) * nkeys);
+		memcpy(scan->rs_base.rs_key, key, sizeof(ScanKeyData) * nkeys);
+	}
+	/*
+	 * A sequential or sample scan of a serializable transaction locks the
+	 * whole relation: nothing finer covers rows inserted later.
+	 */
+	if (flags & (SO_TYPE_SEQSCAN | SO_TYPE_SAMPLESCAN))
+		PredicateLockRelation(rel, snapshot);
+	if (flags & SO_TYPE_SEQSCAN)
+		pgstat_count_heap_scan(rel);
+	return (TableScanDesc) scan;
+}
+
+void
+NvmScanEnd(TableScanDesc sscan)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	IplDropPage(&scan->cframe);
+	RelationDecrementReferenceCount(sscan->rs_rd);
+	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(sscan->rs_snapshot);
+	if (sscan->rs_key)
+		pfree(sscan->rs_key);
+	pfree(scan);
+}
+
+void
+NvmScanRescan(TableScanDesc sscan, ScanKey key)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (key != NULL && sscan->rs_nkeys > 0)
+		memcpy(sscan->rs_key, key, sizeof(ScanKeyData) * sscan->rs_nkeys);
+	IplDropPage(&scan->cframe);
+	scan->nblocks = NvmPoolRelNBlocks(scan->dirIndex);
+	scan->startblock = 0;
+	scan->endblock = scan->nblocks;
+	scan->inited = false;
+}
+
+bool
+NvmScanGetNextSlot(TableScanDesc sscan, ScanDirection direction,
+				   TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (!NvmScanNext(scan, direction))
+	{
+		ExecClearTuple(slot);
+		return false;
+	}
+	return NvmScanReturn(scan, slot);
+}
+
+void
+NvmScanSetTidRange(TableScanDesc sscan, ItemPointer mintid,
+				   ItemPointer maxtid)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	BlockNumber lo = ItemPointerGetBlockNumberNoCheck(mintid);
+	BlockNumber hi = ItemPointerGetBlockNumberNoCheck(maxtid);
+
+	scan->startblock = Min(lo, scan->nblocks);
+	scan->endblock = Min((uint64) hi + 1, scan->nblocks);
+	scan->inited = false;
+	ItemPointerCopy(mintid, &sscan->rs_mintid);
+	ItemPointerCopy(maxtid, &sscan->rs_maxtid);
+}
+
+bool
+NvmScanGetNextSlotTidRange(TableScanDesc sscan, ScanDirection direction,
+						   TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	while (NvmScanNext(scan, direction))
+	{
+		if (ItemPointerCompare(&scan->tuple.t_self, &sscan->rs_mintid) < 0 ||
+			ItemPointerCompare(&scan->tuple.t_self, &sscan->rs_maxtid) > 0)
+			continue;
+		return NvmScanReturn(scan, slot);
+	}
+	ExecClearTuple(slot);
+	return false;
+}
+
+bool
+NvmScanTidValid(TableScanDesc scan, ItemPointer tid)
+{
+	NvmScanDesc nscan = (NvmScanDesc) scan;
+
+	return ItemPointerIsValid(tid) &&
+		ItemPointerGetBlockNumber(tid) < NvmPoolRelNBlocks(nscan->dirIndex);
+}
+
+bool
+NvmScanAnalyzeNextBlock(TableScanDesc sscan, BlockNumber blockno)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (blockno >= NvmPoolRelNBlocks(scan->dirIndex))
+		return false;
+	scan->cblock = blockno;
+	scan->next_offset = FirstOffsetNumber;
+	return true;
+}
+
+bool
+NvmScanAnalyzeNextTuple(TableScanDesc sscan, TransactionId OldestXmin,
+						double *liverows, double *deadrows,
+						TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, scan->cblock);
+	Page		page;
+	OffsetNumber maxoff;
+
+	LWLockAcquire(lock, LW_SHARED);
+	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (; scan->next_offset <= maxoff; scan->next_offset++)
+	{
+		HeapTuple	tup = &scan->tuple;
+		bool		sample = false;
+
+		if (!ItemIdIsNormal(PageGetItemId(page, scan->next_offset)))
+			continue;
+		NvmSetTuple(tup, sscan->rs_rd, page, scan->cblock, scan->next_offset);
+		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
+		{
+			case HEAPTUPLE_LIVE:
+				sample = true;
+				*liverows += 1;
+				break;
+			case HEAPTUPLE_DEAD:
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*deadrows += 1;
+				break;
+			case HEAPTUPLE_INSERT_IN_PROGRESS:
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmin(tup->t_data)))
+				{
+					sample = true;
+					*liverows += 1;
+				}
+				break;
+			case HEAPTUPLE_DELETE_IN_PROGRESS:
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmax(tup->t_data)))
+					*deadrows += 1;
+				else
+				{
+					sample = true;
+					*liverows += 1;
+				}
+				break;
+		}
+		if (sample)
+		{
+			scan->next_offset++;
+			LWLockRelease(lock);
+			ExecStoreHeapTuple(tup, slot, false);
+			return true;
+		}
+	}
+	LWLockRelease(lock);
+	ExecClearTuple(slot);
+	return false;
+}
+
+/*
+ * NvmScanBitmapVisible - does the bitmap scan's snapshot see tup?  Takes the
+ * predicate lock and checks for rw-conflicts like any read.
+ */
+static bool
+NvmScanBitmapVisible(TableScanDesc sscan, HeapTuple tup)
+{
+	bool		visible = NvmTupleSatisfies(tup, sscan->rs_snapshot);
+
+	NvmTupleCheckConflictOut(visible, sscan->rs_rd, tup, sscan->rs_snapshot);
+	if (visible)
+		PredicateLockTID(sscan->rs_rd, &tup->t_self, sscan->rs_snapshot,
+						 HeapTupleHeaderGetXmin(tup->t_data));
+	return visible;
+}
+
+bool
+NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	BlockNumber blkno = tbmres->blockno;
+	Page		page;
+	LWLock	   *lock;
+	int			n = 0;
+
+	scan->ntuples = 0;
+	scan->cindex = 0;
+	if (blkno >= NvmPoolRelNBlocks(scan->dirIndex))
+		return false;
+	lock = NvmPoolPageLock(scan->dirIndex, blkno);
+	LWLockAcquire(lock, LW_SHARED);
+	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf);
+	scan->cpage = page;
+	{
+		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+		bool		exact = tbmres->ntuples >= 0;
+		int			count = exact ? tbmres->ntuples : maxoff;
+
+		for (int i = 0; i < count; i++)
+		{
+			OffsetNumber off = exact ? tbmres->offsets[i] : i + 1;
+			TransactionId priorXmax = InvalidTransactionId;
+			bool		atRoot = true;
+			HeapTupleData tup;
+
+			/*
+			 * An exact bitmap names index entries, i.e. roots of HOT chains:
+			 * the visible version may be further down the chain.  A lossy
+			 * one means every tuple of the page.
+			 */
+			if (!exact)
+			{
+				if (!ItemIdIsNormal(PageGetItemId(page, off)))
+					continue;
+				NvmSetTuple(&tup, sscan->rs_rd, page, blkno, off);
+				if (NvmScanBitmapVisible(sscan, &tup))
+					scan->vis[n++] = off;
+				continue;
+			}
+			while (NvmPruneChainMember(sscan->rs_rd, page, blkno, &off, atRoot, priorXmax, &tup))
+			{
+				if (NvmScanBitmapVisible(sscan, &tup))
+				{
+					scan->vis[n++] = off;
+					break;
+				}
+				atRoot = false;
+				off = NvmPruneChainStep(&tup, &priorXmax);
+				if (off == InvalidOffsetNumber)
+					break;
+			}
+		}
+	}
+	LWLockRelease(lock);
+	scan->cblock = blkno;
+	scan->ntuples = n;
+	NvmPoolCountAdd(NVM_STAT_PAGE_READS, 1);
+	return n > 0;
+}
+
+bool
+NvmScanBitmapNextTuple(TableScanDesc sscan, TBMIterateResult *tbmres,
+					   TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	if (scan->cindex >= scan->ntuples)
+		return false;
+	NvmSetTuple(&scan->tuple, sscan->rs_rd, scan->cpage, scan->cblock,
+				scan->vis[scan->cindex++]);
+	pgstat_count_heap_fetch(sscan->rs_rd);
+	ExecStoreHeapTuple(&scan->tuple, slot, false);
+	return true;
+}
+
+bool
+NvmScanSampleNextBlock(TableScanDesc sscan, SampleScanState *scanstate)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	BlockNumber blkno;
+
+	if (scan->nblocks == 0)
+		return false;
+	if (tsm->NextSampleBlock)
+		blkno = tsm->NextSampleBlock(scanstate, scan->nblocks);
+	else if (!scan->inited)
+		blkno = 0;
+	else
+		blkno = scan->cblock + 1 < scan->nblocks ? scan->cblock + 1 : InvalidBlockNumber;
+	if (!BlockNumberIsValid(blkno))
+	{
+		scan->inited = false;
+		return false;
+	}
+	scan->inited = true;
+	scan->cblock = blkno;
+	return true;
+}
+
+bool
+NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
+					   TupleTableSlot *slot)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, scan->cblock);
+	Page		page;
+	OffsetNumber maxoff;
+
+	LWLockAcquire(lock, LW_SHARED);
+	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf);
+	maxoff = PageGetMaxOffsetNumber(page);
+	LWLockRelease(lock);
+	for (;;)
+	{
+		OffsetNumber off;
+		bool		visible = false;
+
+		CHECK_FOR_INTERRUPTS();
+		off = tsm->NextSampleTuple(scanstate, scan->cblock, maxoff);
+		if (!OffsetNumberIsValid(off))
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+		LWLockAcquire(lock, LW_SHARED);
+		if (off <= maxoff && ItemIdIsNormal(PageGetItemId(page, off)))
+		{
+			NvmSetTuple(&scan->tuple, sscan->rs_rd, page, scan->cblock, off);
+			visible = NvmTupleSatisfies(&scan->tuple, sscan->rs_snapshot);
+			NvmTupleCheckConflictOut(visible, sscan->rs_rd, &scan->tuple, sscan->rs_snapshot);
+		}
+		LWLockRelease(lock);
+		if (visible)
+			return NvmScanReturn(scan, slot);
+	}
+}
+
+/*
+ * NvmScanSetBlockRange - limit a scan that has not started to numblocks
+ * blocks from start (InvalidBlockNumber: to the end), as index builds of
+ * BRIN ranges ask.
+ */
+void
+NvmScanSetBlockRange(TableScanDesc sscan, BlockNumber start,
+					 BlockNumber numblocks)
+{
+	NvmScanDesc scan = (NvmScanDesc) sscan;
+
+	scan->startblock = Min(start, scan->nblocks);
+	scan->endblock = numblocks == InvalidBlockNumber ? scan->nblocks :
+		Min((uint64) start + numblocks, scan->nblocks);
+}

@@ -1,0 +1,384 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_storage.c
+ *	  The storage lifecycle of nvm_am relations.  Storage in the pool is
+ *	  created when a relation gets a new relfilenode and dropped when the
+ *	  relfilenode is dropped (DROP TABLE, DROP SCHEMA ... CASCADE, TRUNCATE,
+ *	  the rewrite of VACUUM FULL, CLUSTER and ALTER TABLE, DROP DATABASE).
+ *	  Table AMs get no callback when storage is dropped, so drops are seen
+ *	  through the object-access hook.  Like heap's pending deletes, creations
+ *	  and drops take effect at commit and are undone at abort or at the
+ *	  abort of the subtransaction that made them (this module's own
+ *	  transaction callbacks).  Also here: the relation's main-fork file,
+ *	  kept sparse at the table's size for PostgreSQL's size functions and
+ *	  prefetching, and the mapping of a relation to its directory entry.
+ *
+ * Crash safety: a directory entry is created with state USED|CREATING|xid
+ * and a drop sets DROPPING|xid, where xid is the top-level transaction id,
+ * made safe against reuse first (NvmXlogProtectXid).  At commit or abort
+ * the flags are cleared or the entry freed.  After a crash,
+ * nvm_recovery.c decides each flagged entry through clog before any nvm
+ * table can be read.
+ *
+ * Locks: the pool's directory lock (exclusive) for every state change.
+ * Drops happen while the dropping transaction holds AccessExclusiveLock on
+ * the relation; the caller of NvmStorageExtended holds the relation's
+ * extension lock.
+ *
+ * On-pool layout: none of its own (directory entries: nvm_pool.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <unistd.h>
+
+#include "access/transam.h"
+#include "access/xact.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_database.h"
+#include "commands/defrem.h"
+#include "miscadmin.h"
+#include "common/relpath.h"
+#include "storage/fd.h"
+#include "storage/smgr.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+
+#include "nvm_hooks.h"
+
+/* Backend-local handle of a relation's storage, cached in rd_amcache */
+typedef struct NvmRelHandle
+{
+	int			dirIndex;		/* index into the relation directory */
+	RelFileNode node;			/* its key, to validate cached handles */
+} NvmRelHandle;
+
+typedef struct PendingAction
+{
+	RelFileNode node;
+	int			dirIndex;
+	bool		isCreate;
+	int			nestLevel;
+	struct PendingAction *next;
+} PendingAction;
+
+static PendingAction *pending = NULL;
+static object_access_hook_type prev_object_access_hook = NULL;
+
+/*
+ * NvmStorageExtended - called after block blkno was added to a relation.
+ * Grows the relation's main-fork file, sparsely, to the same number of
+ * blocks, so that what reads file sizes (pg_relation_size(), \d+, and the
+ * prefetching of ANALYZE and bitmap heap scans) sees the table's real size.
+ * The pages themselves are never read from the file.  At a 1 GB boundary
+ * smgrextend() creates the next segment.  Caller holds the extension lock.
+ */
+void
+NvmStorageExtended(SMgrRelation smgr, BlockNumber blkno)
+{
+	char	   *path;
+	char	   *segpath;
+	int			fd;
+	BlockNumber segno = blkno / RELSEG_SIZE;
+
+	if (blkno > 0 && blkno % RELSEG_SIZE == 0)
+	{
+		PGAlignedBlock zero;
+
+		memset(zero.data, 0, BLCKSZ);
+		smgrextend(smgr, MAIN_FORKNUM, blkno, zero.data, true);
+		return;
+	}
+	path = relpathbackend(smgr->smgr_rnode.node, smgr->smgr_rnode.backend, MAIN_FORKNUM);
+	segpath = segno == 0 ? path : psprintf("%s.%u", path, segno);
+	fd = OpenTransientFile(segpath, O_RDWR | PG_BINARY);
+	if (fd >= 0)
+	{
+		/* the size is information only: a failure is not worth an error */
+		if (ftruncate(fd, (off_t) (blkno % RELSEG_SIZE + 1) * BLCKSZ) != 0)
+			elog(DEBUG1, "could not set size of \"%s\": %m", segpath);
+		CloseTransientFile(fd);
+	}
+	if (segpath != path)
+		pfree(segpath);
+	pfree(path);
+}
+
+/*
+ * NvmStorageRelDirIndex - the pool directory index of rel's current storage,
+ * cached in rd_amcache.
+ */
+int
+NvmStorageRelDirIndex(Relation rel)
+{
+	NvmRelHandle *h = (NvmRelHandle *) rel->rd_amcache;
+	int			idx;
+
+	if (h != NULL && RelFileNodeEquals(h->node, rel->rd_node))
+		return h->dirIndex;
+
+	NvmRecoveryEnsureReady();
+	idx = NvmPoolRelLookup(&rel->rd_node);
+	if (idx < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("nvm_am storage of relation \"%s\" is missing from the pool",
+						RelationGetRelationName(rel)),
+				 errdetail("The pool file holds no storage for relfilenode %u/%u/%u.",
+						   rel->rd_node.spcNode, rel->rd_node.dbNode, rel->rd_node.relNode),
+				 errhint("The pool file was replaced or recreated after the table was created. Restore the original pool file, or drop the table.")));
+	if (h == NULL)
+	{
+		h = MemoryContextAlloc(CacheMemoryContext, sizeof(NvmRelHandle));
+		rel->rd_amcache = h;
+	}
+	h->node = rel->rd_node;
+	h->dirIndex = idx;
+	return idx;
+}
+
+/* ----------------------------------------------------------------
+ * Pending lifecycle actions
+ * ----------------------------------------------------------------
+ */
+
+static void
+NvmStoragePendingAdd(const RelFileNode *node, int dirIndex, bool isCreate)
+{
+	PendingAction *a = MemoryContextAlloc(TopMemoryContext, sizeof(PendingAction));
+
+	a->node = *node;
+	a->dirIndex = dirIndex;
+	a->isCreate = isCreate;
+	a->nestLevel = GetCurrentTransactionNestLevel();
+	a->next = pending;
+	pending = a;
+}
+
+/*
+ * NvmStorageCreate - create empty storage for a new relfilenode; it is
+ * freed again if the (sub)transaction aborts.
+ */
+void
+NvmStorageCreate(const RelFileNode *node)
+{
+	TransactionId xid = GetTopTransactionId();
+	int			idx;
+
+	NvmRecoveryEnsureReady();
+	NvmXlogProtectXid(xid);
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	idx = NvmPoolRelCreate(node, xid);
+	LWLockRelease(NvmPoolDirLock());
+	NvmStoragePendingAdd(node, idx, true);
+}
+
+/*
+ * NvmStorageScheduleDrop - free a relfilenode's storage at commit, if the
+ * pool holds it.  Caller holds AccessExclusiveLock on the relation.
+ */
+void
+NvmStorageScheduleDrop(const RelFileNode *node)
+{
+	int			idx;
+	uint64		state;
+
+	NvmRecoveryEnsureReady();
+	idx = NvmPoolRelLookup(node);
+	if (idx < 0)
+		return;
+	NvmXlogProtectXid(GetTopTransactionId());
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	state = NvmPoolRelGetState(idx);
+	if (!(state & NVM_REL_DROPPING))
+	{
+		/* keep CREATING; a creating xid is our own top-level xid */
+		NvmPoolRelSetState(idx, (state & ~UINT64CONST(0xFFFFFFFF)) |
+						   NVM_REL_DROPPING | GetTopTransactionId());
+		LWLockRelease(NvmPoolDirLock());
+		NvmStoragePendingAdd(node, idx, false);
+	}
+	else
+		LWLockRelease(NvmPoolDirLock());
+}
+
+/*
+ * NvmStoragePendingApply - carry out (commit) or undo (abort) the pending actions of
+ * nesting level minLevel and deeper, newest first.
+ */
+static void
+NvmStoragePendingApply(bool commit, int minLevel)
+{
+	PendingAction **prev = &pending;
+	PendingAction *a = pending;
+
+	if (pending == NULL)
+		return;
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	while (a != NULL)
+	{
+		PendingAction *next = a->next;
+		RelFileNode node;
+		uint64		state;
+
+		if (a->nestLevel < minLevel)
+		{
+			prev = &a->next;
+			a = next;
+			continue;
+		}
+		/* the entry may have gone already: created and dropped here */
+		if (NvmPoolRelGetKey(a->dirIndex, &node, &state) &&
+			RelFileNodeEquals(node, a->node))
+		{
+			if (a->isCreate == commit)
+			{
+				/* created and committed, or dropped and aborted: keep */
+				uint64		flag = commit ? NVM_REL_CREATING : NVM_REL_DROPPING;
+
+				state &= ~flag;
+				if (!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
+					state = NVM_REL_USED;
+				NvmPoolRelSetState(a->dirIndex, state);
+			}
+			else
+				NvmPoolRelFree(a->dirIndex);
+		}
+		*prev = next;
+		pfree(a);
+		a = next;
+	}
+	LWLockRelease(NvmPoolDirLock());
+}
+
+/*
+ * NvmStorageXactCallback - carry out or undo the pending creations and drops
+ * at the end of the transaction; refuse to prepare a transaction that has
+ * some.
+ */
+static void
+NvmStorageXactCallback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+			NvmStoragePendingApply(true, 0);
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			NvmStoragePendingApply(false, 0);
+			break;
+		case XACT_EVENT_PRE_PREPARE:
+			if (pending != NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot prepare a transaction that created or dropped nvm_am storage"),
+						 errhint("Commit the DDL on nvm_am tables before using PREPARE TRANSACTION.")));
+			break;
+		default:
+			break;
+	}
+}
+
+static void
+NvmStorageSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
+						  SubTransactionId parentSubid, void *arg)
+{
+	int			level = GetCurrentTransactionNestLevel();
+
+	if (event == SUBXACT_EVENT_COMMIT_SUB)
+	{
+		for (PendingAction *a = pending; a != NULL; a = a->next)
+			if (a->nestLevel >= level)
+				a->nestLevel = level - 1;
+	}
+	else if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
+		/*
+		 * Frame pins of scans that the error ended stay until the end of the
+		 * top-level transaction: a scan (cursor) opened before the savepoint
+		 * may still hold pins it took inside it.
+		 */
+		NvmStoragePendingApply(false, level);
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Drops: object access hook
+ * ----------------------------------------------------------------
+ */
+
+static void
+NvmStorageDropDatabase(Oid dbid)
+{
+	int			n = NvmPoolDirSize();
+
+	for (int i = 0; i < n; i++)
+	{
+		RelFileNode node;
+		uint64		state;
+		bool		found;
+
+		LWLockAcquire(NvmPoolDirLock(), LW_SHARED);
+		found = NvmPoolRelGetKey(i, &node, &state);
+		LWLockRelease(NvmPoolDirLock());
+		if (found && node.dbNode == dbid)
+			NvmStorageScheduleDrop(&node);
+	}
+}
+
+static void
+NvmStorageDropRelation(Oid relid)
+{
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Form_pg_class form;
+	Oid			amoid;
+
+	if (!HeapTupleIsValid(tp))
+		return;
+	form = (Form_pg_class) GETSTRUCT(tp);
+	amoid = get_table_am_oid("nvm_am", true);
+	if (RELKIND_HAS_TABLE_AM(form->relkind) && OidIsValid(amoid) &&
+		form->relam == amoid && OidIsValid(form->relfilenode))
+	{
+		RelFileNode node;
+
+		node.spcNode = OidIsValid(form->reltablespace) ? form->reltablespace : MyDatabaseTableSpace;
+		node.dbNode = MyDatabaseId;
+		node.relNode = form->relfilenode;
+		NvmStorageScheduleDrop(&node);
+	}
+	ReleaseSysCache(tp);
+}
+
+static void
+NvmStorageObjectAccess(ObjectAccessType access, Oid classId, Oid objectId,
+					   int subId, void *arg)
+{
+	if (prev_object_access_hook)
+		prev_object_access_hook(access, classId, objectId, subId, arg);
+	if (access != OAT_DROP || !NvmPoolIsMapped())
+		return;
+	if (classId == RelationRelationId && subId == 0)
+		NvmStorageDropRelation(objectId);
+	else if (classId == DatabaseRelationId)
+		NvmStorageDropDatabase(objectId);
+}
+
+/*
+ * NvmStorageInit - install the object-access hook and the transaction
+ * callbacks; called from _PG_init in the postmaster.
+ */
+void
+NvmStorageInit(void)
+{
+	prev_object_access_hook = object_access_hook;
+	object_access_hook = NvmStorageObjectAccess;
+	RegisterXactCallback(NvmStorageXactCallback, NULL);
+	RegisterSubXactCallback(NvmStorageSubXactCallback, NULL);
+}

@@ -1,0 +1,466 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_vacuum.c
+ *	  VACUUM of nvm_am tables, and the copy that VACUUM FULL and CLUSTER
+ *	  make.
+ *
+ *	  Lazy VACUUM prunes every page (forced, with VACUUM's own OldestXmin as
+ *	  horizon), collects the dead line pointers, deletes their index
+ *	  entries (index_bulk_delete), flushes WAL -- the index deletions are
+ *	  in WAL while the line pointers are in the pool, and a crash must not
+ *	  bring back index entries for a TID that was reused -- and only then
+ *	  frees the line pointers.  It freezes xmins older than the freeze
+ *	  limit, forgets finished lockers and aborted deleters, sets
+ *	  relfrozenxid to the oldest xid left, and records each page's free
+ *	  space in the free space map.
+ *
+ * Locks: VACUUM's ShareUpdateExclusiveLock on the table; the page lock,
+ * exclusively, while one page is pruned and frozen.  VACUUM FULL and
+ * CLUSTER hold AccessExclusiveLock.
+ *
+ * On-pool layout: none of its own.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/heaptoast.h"
+#include "access/multixact.h"
+#include "access/tableam.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "commands/vacuum.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/freespace.h"
+#include "storage/procarray.h"
+#include "utils/memutils.h"
+
+#include "nvm_am.h"
+
+/* the dead TIDs one VACUUM collects, in TID order */
+typedef struct NvmDeadTids
+{
+	ItemPointerData *tids;
+	int64		n;
+	int64		max;
+} NvmDeadTids;
+
+
+static void
+NvmVacuumDeadTidsAdd(NvmDeadTids *d, BlockNumber blkno, OffsetNumber off)
+{
+	if (d->n >= d->max)
+	{
+		d->max = Max(1024, d->max * 2);
+		d->tids = d->tids ?
+			repalloc_huge(d->tids, d->max * sizeof(ItemPointerData)) :
+			palloc_extended(d->max * sizeof(ItemPointerData), MCXT_ALLOC_HUGE);
+	}
+	/* ItemPointerSet is a macro that evaluates its pointer more than once */
+	ItemPointerSet(&d->tids[d->n], blkno, off);
+	d->n++;
+}
+
+static int
+NvmVacuumTidCmp(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/* index_bulk_delete callback: is the entry's TID one of the dead ones? */
+static bool
+NvmVacuumTidReaped(ItemPointer itemptr, void *state)
+{
+	NvmDeadTids *d = (NvmDeadTids *) state;
+
+	return bsearch(itemptr, d->tids, d->n, sizeof(ItemPointerData), NvmVacuumTidCmp) != NULL;
+}
+
+/*
+ * NvmVacuumPage - prune one page, collect its dead line pointers, count
+ * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
+ * unfrozen.
+ *
+ * Pruning uses VACUUM's OldestXmin, the horizon the freeze limit comes
+ * from, so that every version OldestXmin calls dead is gone before anything
+ * is frozen.  Should one stay (the pool had no frame for the pruned page),
+ * nothing on the page is frozen: freezing the successor of a version that
+ * is still on the page would let pruning see two chains where there is one
+ * (heap's lazy_scan_prune prunes again for the same reason).
+ */
+static void
+NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
+			  TransactionId OldestXmin, TransactionId FreezeLimit,
+			  NvmDeadTids *dead, double *live, double *deadrows,
+			  TransactionId *frozenXid)
+{
+	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+	Page		page;
+	OffsetNumber maxoff;
+	bool		mayFreeze = true;
+	HTSV_Result status[MaxHeapTuplesPerPage + 1];
+
+	LWLockAcquire(lock, LW_EXCLUSIVE);
+	(void) NvmPrunePage(rel, dirIndex, blkno, true, OldestXmin);
+	page = IplGetPage(dirIndex, blkno);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+
+		if (ItemIdIsDead(lp))
+		{
+			NvmVacuumDeadTidsAdd(dead, blkno, off);
+			continue;
+		}
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		status[off] = NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL);
+		switch (status[off])
+		{
+			case HEAPTUPLE_DEAD:
+				mayFreeze = false;
+				*deadrows += 1;
+				break;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*deadrows += 1;
+				break;
+			default:
+				*live += 1;
+				break;
+		}
+	}
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+		HeapTupleHeader t;
+		TransactionId xmin;
+		TransactionId xmax;
+		bool		change = false;
+		HeapTupleHeaderData hdr;
+
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+
+		/* freeze what is older than the freeze limit */
+		t = tup.t_data;
+		memcpy(&hdr, t, sizeof(hdr));
+		xmin = HeapTupleHeaderGetRawXmin(t);
+		if (mayFreeze && !HeapTupleHeaderXminFrozen(t) && TransactionIdIsNormal(xmin) &&
+			(t->t_infomask & HEAP_XMIN_COMMITTED) &&
+			TransactionIdPrecedes(xmin, FreezeLimit))
+		{
+			HeapTupleHeaderSetXminFrozen(&hdr);
+			change = true;
+		}
+		xmax = HeapTupleHeaderGetRawXmax(t);
+		if (!(t->t_infomask & HEAP_XMAX_INVALID) && (t->t_infomask & HEAP_XMAX_IS_MULTI))
+		{
+			/* a finished multixact becomes its updater, or nothing */
+			if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
+			{
+				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
+					InvalidTransactionId : HeapTupleGetUpdateXid(t);
+
+				hdr.t_infomask &= ~HEAP_XMAX_BITS;
+				if (TransactionIdIsValid(upd) && NvmCommitXidCommitted(upd))
+					HeapTupleHeaderSetXmax(&hdr, upd);
+				else
+				{
+					hdr.t_infomask |= HEAP_XMAX_INVALID;
+					hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+					HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+				}
+				change = true;
+			}
+		}
+		else if (!(t->t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
+				 TransactionIdPrecedes(xmax, OldestXmin) &&
+				 (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax)))
+		{
+			/* a finished locker or an aborted deleter: forget it */
+			hdr.t_infomask &= ~HEAP_XMAX_BITS;
+			hdr.t_infomask |= HEAP_XMAX_INVALID;
+			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+			change = true;
+		}
+		if (change)
+			IplWriteTupleHeader(page, off, &hdr);
+
+		/* what the new relfrozenxid must not pass */
+		if (!HeapTupleHeaderXminFrozen(&hdr) && TransactionIdIsNormal(xmin) &&
+			TransactionIdPrecedes(xmin, *frozenXid))
+			*frozenXid = xmin;
+		xmax = HeapTupleHeaderGetRawXmax(&hdr);
+		if (!(hdr.t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) &&
+			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
+			*frozenXid = xmax;
+	}
+	LWLockRelease(lock);
+}
+
+/*
+ * NvmVacuumFreeDeadTids - free the dead line pointers collected by VACUUM; their
+ * index entries are gone.
+ */
+static void
+NvmVacuumFreeDeadTids(int dirIndex, NvmDeadTids *dead)
+{
+	int64		i = 0;
+
+	while (i < dead->n)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(&dead->tids[i]);
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			n = 0;
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+
+		while (i < dead->n && ItemPointerGetBlockNumber(&dead->tids[i]) == blkno &&
+			   n < MaxHeapTuplesPerPage)
+		{
+			/* (the ItemPointer macros evaluate their argument twice) */
+			offs[n++] = ItemPointerGetOffsetNumber(&dead->tids[i]);
+			i++;
+		}
+		LWLockAcquire(lock, LW_EXCLUSIVE);
+		IplSetUnused(IplGetPage(dirIndex, blkno), offs, n);
+		LWLockRelease(lock);
+	}
+}
+
+static void
+NvmVacuumIndexInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
+				   BufferAccessStrategy bstrategy)
+{
+	ivinfo->index = index;
+	ivinfo->analyze_only = false;
+	ivinfo->report_progress = false;
+	ivinfo->estimated_count = false;
+	ivinfo->message_level = DEBUG2;
+	ivinfo->num_heap_tuples = live;
+	ivinfo->strategy = bstrategy;
+}
+
+/*
+ * NvmVacuumIndexPass - remove the index entries of the dead TIDs collected
+ * so far, then free their line pointers.
+ */
+static void
+NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
+				   IndexBulkDeleteResult **istats, double live,
+				   BufferAccessStrategy bstrategy, NvmDeadTids *dead)
+{
+	for (int i = 0; i < nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+
+		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, bstrategy);
+		istats[i] = index_bulk_delete(&ivinfo, istats[i], NvmVacuumTidReaped, dead);
+	}
+
+	/*
+	 * The index deletions are in WAL, the line pointers in the pool: make the
+	 * former durable before a line pointer can be reused, or a crash could
+	 * bring back index entries pointing to someone else's row.
+	 * (XactLastRecEnd is the end of the last WAL record this backend wrote:
+	 * the index deletions.)
+	 */
+	XLogFlush(XactLastRecEnd);
+	NvmVacuumFreeDeadTids(dirIndex, dead);
+	dead->n = 0;
+}
+
+/*
+ * NvmVacuumRelation - lazy VACUUM: prune every page, remove the index
+ * entries of dead line pointers and then free the line pointers, freeze
+ * old tuples, and advance relfrozenxid to the oldest xid left.
+ */
+void
+NvmVacuumRelation(Relation rel, struct VacuumParams *params,
+				  BufferAccessStrategy bstrategy)
+{
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
+	TransactionId OldestXmin;
+	TransactionId FreezeLimit;
+	MultiXactId OldestMxact;
+	MultiXactId MultiXactCutoff;
+	TransactionId frozenXid;
+	NvmDeadTids dead = {0};
+	double		live = 0;
+	double		deadrows = 0;
+	Relation   *Irel = NULL;
+	int			nindexes = 0;
+	IndexBulkDeleteResult **istats;
+	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
+							  MaxHeapTuplesPerPage);
+
+	vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
+						  params->multixact_freeze_min_age,
+						  params->multixact_freeze_table_age,
+						  &OldestXmin, &OldestMxact, &FreezeLimit, &MultiXactCutoff);
+	frozenXid = OldestXmin;
+	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
+	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
+
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		vacuum_delay_point();
+		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
+					  &dead, &live, &deadrows, &frozenXid);
+		/* dead TIDs are kept within maintenance_work_mem: pass over now */
+		if (dead.n >= maxDead)
+			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
+							   bstrategy, &dead);
+	}
+	if (dead.n > 0)
+		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
+						   bstrategy, &dead);
+	if (dead.tids)
+		pfree(dead.tids);
+
+	for (int i = 0; i < nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+
+		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, bstrategy);
+		istats[i] = index_vacuum_cleanup(&ivinfo, istats[i]);
+		if (istats[i] && !istats[i]->estimated_count)
+			vac_update_relstats(Irel[i], istats[i]->num_pages, istats[i]->num_index_tuples,
+								0, false, InvalidTransactionId, InvalidMultiXactId,
+								NULL, NULL, false);
+		if (istats[i])
+			pfree(istats[i]);
+	}
+	vac_close_indexes(nindexes, Irel, NoLock);
+	pfree(istats);
+
+	/* tell inserts where the reclaimed space is */
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		Size		avail;
+
+		LWLockAcquire(lock, LW_SHARED);
+		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
+		LWLockRelease(lock);
+		RecordPageWithFreeSpace(rel, blkno, avail);
+	}
+	FreeSpaceMapVacuum(rel);
+
+	vac_update_relstats(rel, nblocks, live, 0, nindexes > 0,
+						frozenXid, OldestMxact, NULL, NULL, false);
+	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
+						 (PgStat_Counter) live, (PgStat_Counter) deadrows);
+}
+
+void
+NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
+						Relation OldIndex, bool use_sort,
+						TransactionId OldestXmin,
+						TransactionId *xid_cutoff,
+						MultiXactId *multi_cutoff,
+						double *num_tuples,
+						double *tups_vacuumed,
+						double *tups_recently_dead)
+{
+	int			newIndex = NvmStorageRelDirIndex(NewTable);
+	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
+	TableScanDesc tscan = NULL;
+	IndexScanDesc iscan = NULL;
+	TransactionId cutoff = *xid_cutoff;
+
+	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+	NvmCommitBeforeWrite();
+
+	/* ordering by the index: the index order is the result either way */
+	if (OldIndex != NULL)
+	{
+		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
+		index_rescan(iscan, NULL, 0, NULL, 0);
+	}
+	else
+		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
+
+	for (;;)
+	{
+		HeapTuple	tup;
+		HeapTuple	copy;
+		HeapTuple	stored;
+		bool		shouldFree;
+
+		CHECK_FOR_INTERRUPTS();
+		if (iscan != NULL ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
+			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
+			break;
+		tup = ExecFetchSlotHeapTuple(slot, false, &shouldFree);
+		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
+		{
+			case HEAPTUPLE_DEAD:
+				*tups_vacuumed += 1;
+				continue;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*tups_recently_dead += 1;
+				break;
+			default:
+				*num_tuples += 1;
+				break;
+		}
+		copy = heap_copytuple(tup);
+
+		/* freeze what precedes the cutoff, so relfrozenxid may be cutoff */
+		if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(copy->t_data)) &&
+			TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(copy->t_data), cutoff) &&
+			NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(copy->t_data)))
+			HeapTupleHeaderSetXminFrozen(copy->t_data);
+		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			(copy->t_data->t_infomask & HEAP_XMAX_IS_MULTI) &&
+			!HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask))
+		{
+			/* the copy keeps the updater of a multixact, not its lockers */
+			TransactionId upd = HeapTupleGetUpdateXid(copy->t_data);
+
+			copy->t_data->t_infomask &= ~HEAP_XMAX_BITS;
+			HeapTupleHeaderSetXmax(copy->t_data, upd);
+			if (!TransactionIdIsValid(upd))
+				copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
+		}
+		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			(HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask) ||
+			 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(copy->t_data)) &&
+			  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(copy->t_data)))))
+		{
+			copy->t_data->t_infomask &= ~HEAP_XMAX_BITS;
+			copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
+			HeapTupleHeaderSetXmax(copy->t_data, InvalidTransactionId);
+		}
+		/* chains do not survive the copy: every version gets index entries */
+		HeapTupleHeaderClearHotUpdated(copy->t_data);
+		HeapTupleHeaderClearHeapOnly(copy->t_data);
+		copy->t_tableOid = RelationGetRelid(NewTable);
+		stored = copy;
+		if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
+			stored = heap_toast_insert_or_update(NewTable, copy, NULL,
+												 HEAP_INSERT_NO_LOGICAL);
+		NvmModifyPlaceTuple(NewTable, newIndex, stored, false);
+		if (stored != copy)
+			heap_freetuple(stored);
+		heap_freetuple(copy);
+	}
+	if (iscan)
+		index_endscan(iscan);
+	if (tscan)
+		table_endscan(tscan);
+	ExecDropSingleTupleTableSlot(slot);
+}
