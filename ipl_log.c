@@ -823,15 +823,17 @@ IplNewPage(int dirIndex)
 }
 
 /*
- * IplAddTuple - place tup on page blkno if it fits; returns the new offset
- * (and sets tup->t_self) or InvalidOffsetNumber.  A line pointer freed by
+ * IplAddTuple - place tup on page blkno if it fits and leaves at least
+ * reserve bytes free (a fillfactor); returns the new offset (and sets
+ * tup->t_self) or InvalidOffsetNumber.  A line pointer freed by
  * pruning is reused; otherwise one is appended.  With keepCtid the tuple's
  * t_ctid (a speculative token) is kept as given, else it points to the
  * tuple itself.  Caller holds the page lock exclusively and got page from
  * IplGetPage.
  */
 OffsetNumber
-IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
+IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid,
+			Size reserve)
 {
 	PageHeader	ph = (PageHeader) page;
 	Size		alignedSize = MAXALIGN(tup->t_len);
@@ -846,7 +848,7 @@ IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid)
 	int			slot;
 	bool		inBase = false;
 
-	if (PageGetHeapFreeSpace(page) < alignedSize)
+	if (PageGetHeapFreeSpace(page) < alignedSize + reserve)
 		return InvalidOffsetNumber;
 	if (PageHasFreeLinePointers(page))
 	{

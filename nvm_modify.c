@@ -45,6 +45,10 @@
 
 #include "nvm_am.h"
 
+/* the free space a page must have to take a tuple too big for a fillfactor */
+#define NVM_NEARLY_EMPTY_FREE_SPACE \
+	(MaxHeapTupleSize - (MaxHeapTuplesPerPage / 8 * sizeof(ItemIdData)))
+
 /* backend-local insertion target, like heap's rd_targblock */
 static int	target_dir_index = -1;
 static BlockNumber target_block = InvalidBlockNumber;
@@ -302,7 +306,13 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	 * as in heap, they hold the new version as well.
 	 */
 	xmax = NvmRowLockNewXmax(oldtup.t_data, want, xid, &bits, &bits2, &others);
-	if (others)
+
+	/*
+	 * A lock we hold ourselves stays on the new version as well (heap keeps
+	 * it, as a key-share lock: INSERT ... ON CONFLICT DO UPDATE locks the
+	 * row, then updates it, and RETURNING xmax shows the updater).
+	 */
+	if (others || NvmRowLockHoldsAtLeast(oldtup.t_data, MultiXactStatusForKeyShare))
 	{
 		lockersXmax = HeapTupleHeaderGetRawXmax(oldtup.t_data);
 		lockersMask = (oldtup.t_data->t_infomask & HEAP_XMAX_IS_MULTI) ?
@@ -328,13 +338,13 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		heaptup->t_data->t_infomask |= HEAP_UPDATED;
 		NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
 		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
-		off = IplAddTuple(page, blkno, heaptup, false);
+		off = IplAddTuple(page, blkno, heaptup, false, 0);
 		if (off == InvalidOffsetNumber &&
 			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
 		{
 			page = IplGetPage(dirIndex, blkno);
 			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
-			off = IplAddTuple(page, blkno, heaptup, false);
+			off = IplAddTuple(page, blkno, heaptup, false, 0);
 		}
 		if (off != InvalidOffsetNumber)
 		{
@@ -447,12 +457,28 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 	BlockNumber nblocks;
 	BlockNumber blkno;
 	int			fsmTries = 0;
+	Size		len = MAXALIGN(tup->t_len);
+	Size		saveFreeSpace;
+	Size		targetFreeSpace;
+	Size		reserve;
 
 	if (tup->t_len > MaxHeapTupleSize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("row is too big: size %zu, maximum size %zu",
 						(size_t) tup->t_len, (size_t) MaxHeapTupleSize)));
+
+	/*
+	 * The fillfactor keeps part of each page free for later updates of its
+	 * rows (HOT updates ignore it).  A tuple too big for a page that keeps
+	 * that space goes to a nearly empty page instead, as in heap.
+	 */
+	saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
+	if (len + saveFreeSpace > MaxHeapTupleSize)
+		targetFreeSpace = Max(len, NVM_NEARLY_EMPTY_FREE_SPACE);
+	else
+		targetFreeSpace = len + saveFreeSpace;
+	reserve = targetFreeSpace - len;
 
 	nblocks = NvmPoolRelNBlocks(dirIndex);
 	if (target_dir_index == dirIndex && target_block < nblocks)
@@ -470,10 +496,12 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			OffsetNumber off;
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
-			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
+							  reserve);
 			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
 														   InvalidTransactionId))
-				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid);
+				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
+							  reserve);
 			if (off == InvalidOffsetNumber)
 			{
 				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
@@ -501,8 +529,8 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			BlockNumber cand;
 
 			cand = (fsmTries == 0 || blkno == InvalidBlockNumber) ?
-				GetPageWithFreeSpace(rel, MAXALIGN(tup->t_len)) :
-				RecordAndGetPageWithFreeSpace(rel, blkno, avail, MAXALIGN(tup->t_len));
+				GetPageWithFreeSpace(rel, targetFreeSpace) :
+				RecordAndGetPageWithFreeSpace(rel, blkno, avail, targetFreeSpace);
 			fsmTries++;
 			if (cand != InvalidBlockNumber && cand < nblocks && cand != blkno)
 			{

@@ -56,7 +56,7 @@ extern bool IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed);
 /* changing: tuples and line pointers */
 extern BlockNumber IplNewPage(int dirIndex);
 extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
-								bool keepCtid);
+								bool keepCtid, Size reserve);
 extern void IplSeal(int dirIndex, BlockNumber blkno);
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);

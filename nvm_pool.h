@@ -180,7 +180,7 @@ extern bool NvmPoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state);
 extern uint64 NvmPoolRelGetState(int dirIndex);
 extern void NvmPoolRelSetState(int dirIndex, uint64 state);
 extern void NvmPoolRelFree(int dirIndex);
-extern void NvmPoolRelTruncate(int dirIndex);
+extern void NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks);
 extern BlockNumber NvmPoolRelNBlocks(int dirIndex);
 extern void NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno);
 extern void NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);

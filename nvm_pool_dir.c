@@ -29,6 +29,8 @@
 
 #include "nvm_pool_internal.h"
 
+static void NvmPoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno) pg_attribute_noreturn();
+
 int
 NvmPoolDirSize(void)
 {
@@ -200,22 +202,65 @@ NvmPoolRelFree(int dirIndex)
 }
 
 /*
- * NvmPoolRelTruncate - drop every block of a relation (nontransactional).
- * Caller holds AccessExclusiveLock on the relation.
+ * NvmPoolRelTruncate - cut a relation down to its first nblocks blocks
+ * (0: drop them all, as a nontransactional TRUNCATE does; more: VACUUM
+ * giving back empty pages at the end).  nblocks is published first: a
+ * crash after it leaves page-table entries beyond nblocks, which the
+ * rebuild of the allocation state clears.  The frames of the blocks cut
+ * are freed once no backend has them pinned.  Caller holds
+ * AccessExclusiveLock on the relation.
  */
 void
-NvmPoolRelTruncate(int dirIndex)
+NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks)
 {
 	NvmDirEntry *e = &pool_dir[dirIndex];
 	uint64		root = e->root;
+	uint64		old = e->nblocks;
+	uint64	   *rootarr;
 	uint64	   *frames;
 	int			n;
 
-	frames = NvmPoolCollectFrames(e, root, e->nblocks, &n);
-	NvmPoolPublish64(&e->nblocks, 0);
-	NvmPoolPublish64(&e->root, 0);
-	NvmPoolFreeFrames(frames, n);
-	pfree(frames);
+	if (nblocks >= old)
+		return;
+	if (nblocks == 0)
+	{
+		frames = NvmPoolCollectFrames(e, root, old, &n);
+		NvmPoolPublish64(&e->nblocks, 0);
+		NvmPoolPublish64(&e->root, 0);
+		NvmPoolFreeFrames(frames, n);
+		pfree(frames);
+		return;
+	}
+	NvmPoolPublish64(&e->nblocks, nblocks);
+	rootarr = (uint64 *) NvmPoolFrameAddr(root);
+	for (uint64 blk = nblocks; blk < old; blk++)
+	{
+		uint64		l = blk / NVM_PT_FANOUT;
+		uint64	   *leaf;
+		uint64		frame;
+
+		if (!NvmPoolFrameValid(rootarr[l]))
+			NvmPoolPageTableCorrupt(e, (BlockNumber) blk);
+		leaf = (uint64 *) NvmPoolFrameAddr(rootarr[l]);
+		frame = leaf[blk % NVM_PT_FANOUT];
+		if (frame != 0)
+		{
+			NvmPoolPublish64(&leaf[blk % NVM_PT_FANOUT], 0);
+			if (NvmPoolFrameValid(frame))
+				NvmPoolRetireFrame(frame);
+		}
+		/* a leaf that no block below nblocks uses goes too */
+		if ((blk + 1) % NVM_PT_FANOUT == 0 || blk + 1 == old)
+		{
+			if (l * NVM_PT_FANOUT >= nblocks)
+			{
+				uint64		leafframe = rootarr[l];
+
+				NvmPoolPublish64(&rootarr[l], 0);
+				NvmPoolFreeFrames(&leafframe, 1);
+			}
+		}
+	}
 }
 
 BlockNumber
@@ -224,7 +269,6 @@ NvmPoolRelNBlocks(int dirIndex)
 	return (BlockNumber) pool_dir[dirIndex].nblocks;
 }
 
-static void NvmPoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno) pg_attribute_noreturn();
 
 static void
 NvmPoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno)

@@ -225,9 +225,9 @@ NvmRowLockUnlinkedUpdater(HeapTuple tup)
 
 /*
  * NvmRowLockHoldsAtLeast - does the current transaction (under any of its xids)
- * hold a lock on t at least as strong as want?
+ * hold a lock on t at least as strong as want?  Caller holds the page lock.
  */
-static bool
+bool
 NvmRowLockHoldsAtLeast(HeapTupleHeader t, MultiXactStatus want)
 {
 	MultiXactMember *holders;
@@ -299,10 +299,20 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 	{
 		if (TransactionIdEquals(holders[i].xid, myxid))
 		{
-			/* our own lock under the same xid: keep the stronger */
-			if (!NvmRowLockIsUpdate(want) && !NvmRowLockIsUpdate(holders[i].status) &&
-				holders[i].status > mine)
+			/*
+			 * Our own lock under the same xid: the stronger of the two
+			 * counts.  An update that keeps the key, of a row we locked
+			 * FOR UPDATE, becomes a key update: the lock promised that
+			 * nobody would even take FOR KEY SHARE (ON CONFLICT DO UPDATE
+			 * locks the row so before it updates it).
+			 */
+			if (NvmRowLockIsUpdate(holders[i].status))
+				continue;
+			if (!NvmRowLockIsUpdate(want) && holders[i].status > mine)
 				mine = holders[i].status;
+			else if (want == MultiXactStatusNoKeyUpdate &&
+					 holders[i].status == MultiXactStatusForUpdate)
+				mine = MultiXactStatusUpdate;
 			continue;
 		}
 

@@ -31,14 +31,17 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/storage.h"
 #include "commands/vacuum.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "storage/freespace.h"
+#include "storage/lmgr.h"
 #include "storage/procarray.h"
 #include "utils/memutils.h"
+#include "utils/tuplesort.h"
 
 #include "nvm_am.h"
 
@@ -281,6 +284,81 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 }
 
 /*
+ * NvmVacuumNonEmptyPages - the number of blocks up to and including the
+ * last one, below nblocks, that has a line pointer in use.  Takes each
+ * page's lock shared.
+ */
+static BlockNumber
+NvmVacuumNonEmptyPages(int dirIndex, BlockNumber nblocks)
+{
+	while (nblocks > 0)
+	{
+		BlockNumber blkno = nblocks - 1;
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		Page		page;
+		bool		used = false;
+
+		LWLockAcquire(lock, LW_SHARED);
+		page = IplGetPage(dirIndex, blkno);
+		for (OffsetNumber off = FirstOffsetNumber;
+			 off <= PageGetMaxOffsetNumber(page) && !used; off++)
+			used = ItemIdIsUsed(PageGetItemId(page, off));
+		LWLockRelease(lock);
+		if (used)
+			break;
+		nblocks--;
+	}
+	return nblocks;
+}
+
+/*
+ * NvmVacuumTruncate - cut off the empty pages at the end of the table, as
+ * heap's VACUUM does, unless the TRUNCATE option or the vacuum_truncate
+ * storage parameter says no, or too few pages would go (fewer than
+ * NVM_TRUNCATE_MINIMUM and than a NVM_TRUNCATE_FRACTION-th of the table).
+ * It needs AccessExclusiveLock, and tries to get it for a few seconds
+ * only: other sessions are not kept waiting for it.  Returns the table's
+ * number of blocks afterwards.  Caller holds VACUUM's lock on the table.
+ */
+#define NVM_TRUNCATE_MINIMUM	1000
+#define NVM_TRUNCATE_FRACTION	16
+#define NVM_TRUNCATE_LOCK_TRIES	100		/* 50 ms apart */
+
+static BlockNumber
+NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
+				  BlockNumber nblocks)
+{
+	BlockNumber keep = NvmVacuumNonEmptyPages(dirIndex, nblocks);
+	BlockNumber freeable = nblocks - keep;
+	int			tries = 0;
+
+	if (params->truncate == VACOPTVALUE_DISABLED || freeable == 0 ||
+		(freeable < NVM_TRUNCATE_MINIMUM &&
+		 freeable < nblocks / NVM_TRUNCATE_FRACTION))
+		return nblocks;
+	while (!ConditionalLockRelation(rel, AccessExclusiveLock))
+	{
+		if (++tries >= NVM_TRUNCATE_LOCK_TRIES)
+			return nblocks;
+		CHECK_FOR_INTERRUPTS();
+		pg_usleep(50 * 1000L);
+	}
+
+	/* inserts may have used or added pages before we got the lock */
+	nblocks = NvmPoolRelNBlocks(dirIndex);
+	keep = NvmVacuumNonEmptyPages(dirIndex, nblocks);
+	if (keep < nblocks)
+	{
+		NvmPoolRelTruncate(dirIndex, keep);
+		/* the relation file's size and its free space map follow */
+		RelationTruncate(rel, keep);
+		nblocks = keep;
+	}
+	UnlockRelation(rel, AccessExclusiveLock);
+	return nblocks;
+}
+
+/*
  * NvmVacuumRelation - lazy VACUUM: prune every page, remove the index
  * entries of dead line pointers and then free the line pointers, freeze
  * old tuples, and advance relfrozenxid to the oldest xid left.
@@ -312,6 +390,17 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	frozenXid = OldestXmin;
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
 	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
+
+	/*
+	 * Index passes are never parallel here; say so where heap does, for a
+	 * temporary table (its pages are local to this backend there).
+	 */
+	if (params->nworkers > 0 && nindexes > 1 &&
+		params->index_cleanup != VACOPTVALUE_DISABLED &&
+		RelationUsesLocalBuffers(rel))
+		ereport(WARNING,
+				(errmsg("disabling parallel option of vacuum on \"%s\" --- cannot vacuum temporary tables in parallel",
+						RelationGetRelationName(rel))));
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
@@ -346,6 +435,9 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	vac_close_indexes(nindexes, Irel, NoLock);
 	pfree(istats);
 
+	/* give back the empty pages at the end */
+	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks);
+
 	/* tell inserts where the reclaimed space is */
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
@@ -365,6 +457,71 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						 (PgStat_Counter) live, (PgStat_Counter) deadrows);
 }
 
+/*
+ * NvmVacuumPrepareCopy - make copy, a surviving version of the old table,
+ * fit for the new one: xmins before cutoff frozen (so relfrozenxid may be
+ * cutoff), lockers and aborted updaters forgotten, HOT chain flags cleared
+ * (every version gets index entries of its own in the new table).
+ */
+static void
+NvmVacuumPrepareCopy(HeapTuple copy, TransactionId cutoff)
+{
+	HeapTupleHeader t = copy->t_data;
+
+	if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(t)) &&
+		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
+		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t)))
+		HeapTupleHeaderSetXminFrozen(t);
+	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
+		(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+	{
+		/* the copy keeps the updater of a multixact, not its lockers */
+		TransactionId upd = HeapTupleGetUpdateXid(t);
+
+		t->t_infomask &= ~HEAP_XMAX_BITS;
+		HeapTupleHeaderSetXmax(t, upd);
+		if (!TransactionIdIsValid(upd))
+			t->t_infomask |= HEAP_XMAX_INVALID;
+	}
+	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
+		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
+		 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
+		  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t)))))
+	{
+		t->t_infomask &= ~HEAP_XMAX_BITS;
+		t->t_infomask |= HEAP_XMAX_INVALID;
+		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
+	}
+	HeapTupleHeaderClearHotUpdated(t);
+	HeapTupleHeaderClearHeapOnly(t);
+}
+
+/*
+ * NvmVacuumStoreCopy - store a prepared copy in the new table (newIndex),
+ * its long values in the new table's TOAST table.
+ */
+static void
+NvmVacuumStoreCopy(Relation NewTable, int newIndex, HeapTuple copy)
+{
+	HeapTuple	stored = copy;
+
+	copy->t_tableOid = RelationGetRelid(NewTable);
+	if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
+		stored = heap_toast_insert_or_update(NewTable, copy, NULL,
+											 HEAP_INSERT_NO_LOGICAL);
+	NvmModifyPlaceTuple(NewTable, newIndex, stored, false);
+	if (stored != copy)
+		heap_freetuple(stored);
+}
+
+/*
+ * NvmVacuumCopyForCluster - VACUUM FULL and CLUSTER: copy the versions of
+ * OldTable that some transaction may still see into NewTable, in the
+ * order of OldIndex when given: read through the index, or (use_sort, as
+ * the planner chose) read in table order and sorted, as heap does.
+ * Caller holds AccessExclusiveLock on OldTable.
+ */
 void
 NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 						Relation OldIndex, bool use_sort,
@@ -379,13 +536,17 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
 	TableScanDesc tscan = NULL;
 	IndexScanDesc iscan = NULL;
+	Tuplesortstate *sort = NULL;
 	TransactionId cutoff = *xid_cutoff;
+	HeapTuple	sorted;
 
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 	NvmCommitBeforeWrite();
 
-	/* ordering by the index: the index order is the result either way */
-	if (OldIndex != NULL)
+	if (OldIndex != NULL && use_sort)
+		sort = tuplesort_begin_cluster(RelationGetDescr(OldTable), OldIndex,
+									   maintenance_work_mem, NULL, TUPLESORT_NONE);
+	if (OldIndex != NULL && !use_sort)
 	{
 		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
 		index_rescan(iscan, NULL, 0, NULL, 0);
@@ -397,7 +558,6 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 	{
 		HeapTuple	tup;
 		HeapTuple	copy;
-		HeapTuple	stored;
 		bool		shouldFree;
 
 		CHECK_FOR_INTERRUPTS();
@@ -418,44 +578,11 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 				break;
 		}
 		copy = heap_copytuple(tup);
-
-		/* freeze what precedes the cutoff, so relfrozenxid may be cutoff */
-		if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(copy->t_data)) &&
-			TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(copy->t_data), cutoff) &&
-			NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(copy->t_data)))
-			HeapTupleHeaderSetXminFrozen(copy->t_data);
-		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
-			(copy->t_data->t_infomask & HEAP_XMAX_IS_MULTI) &&
-			!HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask))
-		{
-			/* the copy keeps the updater of a multixact, not its lockers */
-			TransactionId upd = HeapTupleGetUpdateXid(copy->t_data);
-
-			copy->t_data->t_infomask &= ~HEAP_XMAX_BITS;
-			HeapTupleHeaderSetXmax(copy->t_data, upd);
-			if (!TransactionIdIsValid(upd))
-				copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
-		}
-		if (!(copy->t_data->t_infomask & HEAP_XMAX_INVALID) &&
-			(HEAP_XMAX_IS_LOCKED_ONLY(copy->t_data->t_infomask) ||
-			 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(copy->t_data)) &&
-			  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(copy->t_data)))))
-		{
-			copy->t_data->t_infomask &= ~HEAP_XMAX_BITS;
-			copy->t_data->t_infomask |= HEAP_XMAX_INVALID;
-			HeapTupleHeaderSetXmax(copy->t_data, InvalidTransactionId);
-		}
-		/* chains do not survive the copy: every version gets index entries */
-		HeapTupleHeaderClearHotUpdated(copy->t_data);
-		HeapTupleHeaderClearHeapOnly(copy->t_data);
-		copy->t_tableOid = RelationGetRelid(NewTable);
-		stored = copy;
-		if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
-			stored = heap_toast_insert_or_update(NewTable, copy, NULL,
-												 HEAP_INSERT_NO_LOGICAL);
-		NvmModifyPlaceTuple(NewTable, newIndex, stored, false);
-		if (stored != copy)
-			heap_freetuple(stored);
+		NvmVacuumPrepareCopy(copy, cutoff);
+		if (sort != NULL)
+			tuplesort_putheaptuple(sort, copy);
+		else
+			NvmVacuumStoreCopy(NewTable, newIndex, copy);
 		heap_freetuple(copy);
 	}
 	if (iscan)
@@ -463,4 +590,15 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 	if (tscan)
 		table_endscan(tscan);
 	ExecDropSingleTupleTableSlot(slot);
+
+	if (sort != NULL)
+	{
+		tuplesort_performsort(sort);
+		while ((sorted = tuplesort_getheaptuple(sort, true)) != NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			NvmVacuumStoreCopy(NewTable, newIndex, sorted);
+		}
+		tuplesort_end(sort);
+	}
 }

@@ -317,13 +317,44 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 		{
 			if (HeapTupleHeaderGetCmin(t) >= curcid)
 				return TM_Invisible;
-			if ((t->t_infomask & HEAP_XMAX_INVALID) ||
-				HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+			if (t->t_infomask & HEAP_XMAX_INVALID)
 				return TM_Ok;
+			if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+			{
+				/*
+				 * Our own new version can still be locked by others: an
+				 * update carries the key-share lockers of the old version
+				 * (foreign-key checks) over to the new one.  Whoever wants
+				 * to change it must reckon with them.
+				 */
+				xmax = HeapTupleHeaderGetRawXmax(t);
+				if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+				{
+					*xwait = xmax;
+					return MultiXactIdIsRunning(xmax, true) ? TM_BeingModified : TM_Ok;
+				}
+				if (TransactionIdIsCurrentTransactionId(xmax) ||
+					!TransactionIdIsInProgress(xmax))
+					return TM_Ok;
+				*xwait = xmax;
+				return TM_BeingModified;
+			}
 			xmax = NvmTupleUpdateXid(t);
 			if (!TransactionIdIsValid(xmax) ||
 				!TransactionIdIsCurrentTransactionId(xmax))
-				return TM_Ok;	/* deleting subtransaction aborted */
+			{
+				/*
+				 * The subtransaction that changed it aborted; lockers that
+				 * were in the same multixact may still hold it.
+				 */
+				if ((t->t_infomask & HEAP_XMAX_IS_MULTI) &&
+					MultiXactIdIsRunning(HeapTupleHeaderGetRawXmax(t), false))
+				{
+					*xwait = HeapTupleHeaderGetRawXmax(t);
+					return TM_BeingModified;
+				}
+				return TM_Ok;
+			}
 			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
 		}
 		if (TransactionIdIsInProgress(xmin) || !NvmTupleXidFateHint(t, xmin, true))

@@ -257,6 +257,22 @@ run_suite "differential, read_mode = copy" \
 cluster_stop "$WORK" "$POOL"
 trap - EXIT
 
+# PostgreSQL's own regression and isolation suites, on heap and with nvm_am
+# as the default table access method: every test that passes on heap must
+# pass on nvm_am (test/pgsuite/run_pgsuite.py says how and what may differ)
+echo "== PostgreSQL's own suites on heap and on nvm_am (test/pgsuite/)"
+/usr/bin/python3 test/pgsuite/run_pgsuite.py "$WORK/pgsuite" >"$WORK/pgsuite.log" 2>&1
+grep -v '^NOTICE' "$WORK/pgsuite.log"
+line=$(grep -E '^pgsuite: [0-9]+ passed, [0-9]+ failed$' "$WORK/pgsuite.log" | tail -1)
+if [ -n "$line" ]; then
+    line=${line#pgsuite: }
+    passed=$((passed + ${line%% passed*}))
+    line=${line#*, }
+    failed=$((failed + ${line%% failed}))
+else
+    failed=$((failed + 1)); echo "   test/pgsuite/run_pgsuite.py itself failed"
+fi
+
 echo "== Perl TAP (restarts, crashes, bad pools)"
 for f in t/*.pl; do
     [ -e "$f" ] || continue

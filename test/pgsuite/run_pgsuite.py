@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""run_pgsuite.py - PostgreSQL's own regression and isolation suites, on heap
+and with nvm_am as the default table access method, in the same run.
+
+Heap is the reference: every test that passes on heap must pass on nvm_am.
+The installed server and the test files may differ in minor version (the
+test files come from Debian's source package), so a test that fails on heap
+is not counted; comparing with heap in the same run absorbs the difference.
+
+Steps:
+  1. the source: Debian's postgresql-15 source package, fetched with
+     `apt-get source` through a temporary sources list and lists directory
+     (the machine's apt configuration is not touched), the installed version
+     where it is served, else the newest that is; cached in CACHE between
+     runs (only src/test/regress, src/test/isolation and contrib/spi are
+     kept);
+  2. regress.so, refint.so and autoinc.so built with PGXS;
+  3. two clusters of the installed server: "heap" and "nvm" (nvm_am
+     preloaded, pool on /dev/shm).  In each, the test databases are created
+     as pg_regress would create them; in "nvm" they also get the extension
+     and default_table_access_method = nvm_am.  The suites then run with
+     --use-existing;
+  4. per test: passes on heap and on nvm_am?  A test that passes on heap
+     and differs on nvm_am fails, unless (a) it is in allowed/ -- the
+     differences that only show the extra access method in catalog
+     listings, kept as the exact diff of nvm_am's output against heap's --
+     and the diff is exactly that, or (b) it is in known_failures.txt
+     (differences not fixed yet, each with its reason): then it is reported
+     as a known failure, and a known failure that passes is an error (the
+     list must be kept exact) unless its reason says it is intermittent.
+
+Prints one line per problem and the summary, e.g.
+  regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115
+and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
+nothing failed.
+
+Usage: run_pgsuite.py WORKDIR [--only regress|isolation] [--tests T ...]
+Run as root (it fetches with apt-get and runs the servers as postgres) or as
+postgres with the source already in the cache.
+"""
+import argparse
+import difflib
+import glob
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PGBIN = "/usr/lib/postgresql/15/bin"
+PG_CONFIG = os.path.join(PGBIN, "pg_config")
+CACHE = os.environ.get("NVM_PGSRC_CACHE", "/var/cache/nvm_am/pgsrc")
+SUITES = ("regress", "isolation")
+# pg_regress's database settings (pg_regress.c, create_database)
+DB_SETTINGS = ["lc_messages TO 'C'", "lc_monetary TO 'C'", "lc_numeric TO 'C'",
+               "lc_time TO 'C'", "bytea_output TO 'hex'",
+               "timezone_abbreviations TO 'Default'"]
+DBNAME = {"regress": "regression", "isolation": "isolation_regression"}
+# a test's step that waits longer than this is cancelled (isolationtester)
+STEP_TIMEOUT = os.environ.get("NVM_PGSUITE_STEP_TIMEOUT", "60")
+# a whole suite that runs longer than this is stopped
+SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def run(cmd, user=None, check=True, env=None, timeout=None, **kw):
+    """run cmd (a list), as user postgres when we are root and user is set"""
+    if user and os.geteuid() == 0:
+        cmd = ["runuser", "-u", user, "--"] + cmd
+    return subprocess.run(cmd, check=check, env=env, timeout=timeout, **kw)
+
+
+def apt_opts(tmp):
+    return ["-o", "Dir::Etc::SourceList=%s/sources.list" % tmp,
+            "-o", "Dir::Etc::SourceParts=%s/parts" % tmp,
+            "-o", "Dir::State::Lists=%s/lists" % tmp,
+            "-o", "Debug::NoLocking=1"]
+
+
+def fetch_source():
+    """the extracted test sources of Debian's postgresql-15 package (cached)"""
+    marker = os.path.join(CACHE, "VERSION")
+    if os.path.exists(marker):
+        with open(marker) as f:
+            version = f.read().strip()
+        return os.path.join(CACHE, "postgresql"), version
+    if os.geteuid() != 0:
+        sys.exit("run_pgsuite: the PostgreSQL test sources are not cached in "
+                 "%s; run as root once to fetch them" % CACHE)
+    tmp = os.path.join(CACHE, "apt")
+    shutil.rmtree(CACHE, ignore_errors=True)
+    os.makedirs(os.path.join(tmp, "lists", "partial"))
+    os.makedirs(os.path.join(tmp, "parts"))
+    with open(os.path.join(tmp, "sources.list"), "w") as f:
+        for suite, path in (("bookworm", "debian"), ("bookworm-updates", "debian"),
+                            ("bookworm-security", "debian-security")):
+            f.write("deb-src http://deb.debian.org/%s %s main\n" % (path, suite))
+    opts = apt_opts(tmp)
+    run(["apt-get"] + opts + ["-qq", "update"], timeout=600)
+    out = subprocess.run(["apt-cache"] + opts + ["showsrc", "postgresql-15"],
+                         check=True, capture_output=True, text=True).stdout
+    versions = re.findall(r"^Version: (\S+)$", out, re.M)
+    installed = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "postgresql-15"],
+                               capture_output=True, text=True).stdout.strip()
+    newest_first = sorted(set(versions), reverse=True,
+                          key=lambda v: [int(x) for x in re.findall(r"\d+", v)])
+    order = ([installed] if installed in versions else []) + \
+        [v for v in newest_first if v != installed]
+    dl = os.path.join(tmp, "dl")
+    os.makedirs(dl)
+    for version in order:
+        r = subprocess.run(["apt-get"] + opts + ["-qq", "source", "--download-only",
+                                                 "postgresql-15=" + version],
+                           cwd=dl, capture_output=True, text=True, timeout=900)
+        tars = glob.glob(os.path.join(dl, "postgresql-15_*.orig.tar.*"))
+        if r.returncode == 0 and tars:
+            break
+        log("run_pgsuite: source of postgresql-15 %s is not served (%s)"
+            % (version, (r.stderr.strip().splitlines() or ["?"])[-1]))
+        for f in glob.glob(os.path.join(dl, "*")):
+            os.unlink(f)
+    else:
+        sys.exit("run_pgsuite: no version of the postgresql-15 source package "
+                 "could be downloaded")
+    src = os.path.join(CACHE, "postgresql")
+    with tarfile.open(tars[0]) as t:
+        top = t.getmembers()[0].name.split("/")[0]
+        keep = ["src/test/regress/", "src/test/isolation/", "contrib/spi/"]
+        members = [m for m in t.getmembers()
+                   if any(m.name.startswith(top + "/" + k) for k in keep)]
+        t.extractall(CACHE, members=members)
+    os.rename(os.path.join(CACHE, top), src)
+    shutil.rmtree(tmp)
+    with open(marker, "w") as f:
+        f.write(version + "\n")
+    log("run_pgsuite: cached the test sources of postgresql-15 %s in %s"
+        % (version, CACHE))
+    return src, version
+
+
+def build_modules(src, work):
+    """regress.so, refint.so, autoinc.so in work/lib, built with PGXS"""
+    lib = os.path.join(work, "lib")
+    os.makedirs(lib, exist_ok=True)
+    for f in ("src/test/regress/regress.c", "contrib/spi/refint.c",
+              "contrib/spi/autoinc.c"):
+        shutil.copy(os.path.join(src, f), lib)
+    with open(os.path.join(lib, "Makefile"), "w") as f:
+        f.write("MODULES = regress refint autoinc\n"
+                "PG_CONFIG = %s\n"
+                "PGXS := $(shell $(PG_CONFIG) --pgxs)\n"
+                "include $(PGXS)\n" % PG_CONFIG)
+    run(["make", "-s", "-C", lib], stdout=subprocess.DEVNULL)
+    return lib
+
+
+def psql(port, host, db, sql):
+    env = dict(os.environ, PGOPTIONS="-c client_min_messages=warning")
+    run([os.path.join(PGBIN, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
+         "-h", host, "-p", str(port), "-U", "postgres", "-d", db, "-c", sql],
+        user="postgres", env=env, stdout=subprocess.DEVNULL)
+
+
+class Cluster:
+    def __init__(self, work, name, port, nvm):
+        self.dir = os.path.join(work, name)
+        self.name, self.port, self.nvm = name, port, nvm
+        self.pool = "/dev/shm/nvm_am_pgsuite_%s_%d.pool" % (name, os.getpid())
+
+    def start(self):
+        data = os.path.join(self.dir, "data")
+        run([os.path.join(PGBIN, "initdb"), "-D", data, "-A", "trust", "-U",
+             "postgres", "--no-sync"], user="postgres", stdout=subprocess.DEVNULL)
+        conf = ["port = %d" % self.port, "listen_addresses = ''",
+                "unix_socket_directories = '%s'" % self.dir,
+                "max_connections = 100", "max_prepared_transactions = 10",
+                "fsync = off", "log_min_messages = warning",
+                "log_line_prefix = '%m [%p] '"]
+        if self.nvm:
+            conf += ["shared_preload_libraries = 'nvm_am'",
+                     "nvm_am.pool_path = '%s'" % self.pool,
+                     "nvm_am.pool_size = '2GB'"]
+        with open(os.path.join(data, "postgresql.conf"), "a") as f:
+            f.write("\n".join(conf) + "\n")
+        env = dict(os.environ, PMEM_IS_PMEM_FORCE="1")
+        run([os.path.join(PGBIN, "pg_ctl"), "-D", data, "-l",
+             os.path.join(self.dir, "server.log"), "-w", "-t", "120", "start"],
+            user="postgres", env=env, stdout=subprocess.DEVNULL)
+        if self.nvm:
+            # databases made from template1 (some tests make their own) can
+            # use nvm_am too
+            psql(self.port, self.dir, "template1", "CREATE EXTENSION nvm_am")
+
+    def create_db(self, db):
+        """the test database as pg_regress makes it (its create_database)"""
+        psql(self.port, self.dir, "postgres",
+             'DROP DATABASE IF EXISTS "%s"' % db)
+        psql(self.port, self.dir, "postgres",
+             'CREATE DATABASE "%s" TEMPLATE=template0' % db)
+        for s in DB_SETTINGS:
+            psql(self.port, self.dir, "postgres",
+                 'ALTER DATABASE "%s" SET %s' % (db, s))
+        if self.nvm:
+            psql(self.port, self.dir, db, "CREATE EXTENSION nvm_am")
+            psql(self.port, self.dir, db,
+                 'ALTER DATABASE "%s" SET default_table_access_method = nvm_am' % db)
+
+    def check(self, dbs):
+        """nvm_am_check() of every nvm_am table left in the databases dbs"""
+        problems = []
+        for db in dbs:
+            r = run([os.path.join(PGBIN, "psql"), "-X", "-At", "-h", self.dir,
+                     "-p", str(self.port), "-U", "postgres", "-d", db, "-c",
+                     "SELECT c.oid::regclass, x.* FROM pg_class c "
+                     "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
+                     "LATERAL nvm_am_check(c.oid) x "
+                     "WHERE c.relkind IN ('r', 'm')"],
+                    user="postgres", check=False, capture_output=True, text=True)
+            if r.returncode != 0:
+                problems.append("%s: nvm_am_check failed: %s" % (db, r.stderr.strip()))
+            problems += ["%s: %s" % (db, l) for l in r.stdout.splitlines() if l]
+        return problems
+
+    def stop(self):
+        run([os.path.join(PGBIN, "pg_ctl"), "-D", os.path.join(self.dir, "data"),
+             "-m", "immediate", "-w", "stop"], user="postgres", check=False,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if os.path.exists(self.pool):
+            os.unlink(self.pool)
+
+
+def run_suite(suite, src, lib, cluster, out, tests):
+    """run one suite on one cluster; returns {test: passed}"""
+    inputdir = os.path.join(src, "src/test", suite)
+    pgxs = os.path.dirname(subprocess.run([PG_CONFIG, "--pgxs"], capture_output=True,
+                                          text=True, check=True).stdout.strip())
+    if suite == "regress":
+        prog = os.path.join(pgxs, "../test/regress/pg_regress")
+        extra = ["--dlpath=" + lib, "--max-concurrent-tests=20"]
+        schedule = os.path.join(inputdir, "parallel_schedule")
+    else:
+        prog = os.path.join(pgxs, "../test/isolation/pg_isolation_regress")
+        extra = []
+        schedule = os.path.join(inputdir, "isolation_schedule")
+    cluster.create_db(DBNAME[suite])
+    os.makedirs(out, exist_ok=True)
+    run(["chown", "-R", "postgres:", out], check=False)
+    cmd = [prog, "--inputdir=" + inputdir, "--outputdir=" + out,
+           "--bindir=" + PGBIN, "--use-existing", "--host=" + cluster.dir,
+           "--port=%d" % cluster.port, "--user=postgres",
+           "--dbname=" + DBNAME[suite]] + extra
+    cmd += tests if tests else ["--schedule=" + schedule]
+    env = dict(os.environ, PGISOLATIONTIMEOUT=STEP_TIMEOUT, PGTZ="PST8PDT",
+               PGDATESTYLE="Postgres, MDY")
+    logfile = os.path.join(out, "run.log")
+    try:
+        with open(logfile, "w") as f:
+            run(cmd, user="postgres", check=False, env=env, stdout=f,
+                stderr=subprocess.STDOUT, timeout=SUITE_TIMEOUT, cwd=out)
+    except subprocess.TimeoutExpired:
+        log("run_pgsuite: %s on %s did not finish in %d s: stopped"
+            % (suite, cluster.name, SUITE_TIMEOUT))
+    with open(logfile) as f:
+        text = f.read()
+    result = {}
+    for m in re.finditer(r"^(?:test |     |ok|not ok)?\s*([\w.-]+)\s+\.\.\. (ok|FAILED|failed)",
+                         text, re.M):
+        result[m.group(1)] = m.group(2) == "ok"
+    # ignored tests (pg_regress's "ignore:" lines) count as their result
+    for m in re.finditer(r"^.*?([\w.-]+)\s+\.\.\. failed \(ignored\)", text, re.M):
+        result[m.group(1)] = False
+    return result
+
+
+def normalized_diff(a_path, b_path):
+    """the unified diff of two result files, without line numbers"""
+    with open(a_path, errors="replace") as f:
+        a = f.read().splitlines()
+    with open(b_path, errors="replace") as f:
+        b = f.read().splitlines()
+    out = []
+    for line in difflib.unified_diff(a, b, lineterm="", n=1):
+        if line.startswith(("---", "+++")):
+            continue
+        out.append("@@" if line.startswith("@@") else line)
+    return out
+
+
+def read_known():
+    known = {}
+    path = os.path.join(HERE, "known_failures.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.split("#", 1)
+                reason = line[1].strip() if len(line) > 1 else ""
+                words = line[0].split()
+                if len(words) == 2:
+                    known[(words[0], words[1])] = reason
+    return known
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("work")
+    ap.add_argument("--only", choices=SUITES)
+    ap.add_argument("--tests", nargs="*", default=[])
+    ap.add_argument("--port", type=int, default=int(os.environ.get("NVM_PGSUITE_PORT", "54350")))
+    opts = ap.parse_args()
+
+    src, version = fetch_source()
+    work = os.path.abspath(opts.work)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    lib = build_modules(src, work)
+    run(["chown", "-R", "postgres:", work], check=False)
+    server = subprocess.run([os.path.join(PGBIN, "postgres"), "--version"],
+                            capture_output=True, text=True).stdout.strip()
+    log("== PostgreSQL's own suites: test files of postgresql-15 %s, server %s"
+        % (version, server))
+
+    heap = Cluster(work, "heap", opts.port, False)
+    nvm = Cluster(work, "nvm", opts.port + 1, True)
+    known = read_known()
+    passed = failed = 0
+    summary = []
+    problems = []
+    try:
+        heap.start()
+        nvm.start()
+        for suite in SUITES:
+            if opts.only and suite != opts.only:
+                continue
+            t0 = time.time()
+            res = {}
+            for c in (heap, nvm):
+                res[c.name] = run_suite(suite, src, lib, c,
+                                        os.path.join(work, "out", suite, c.name),
+                                        opts.tests)
+            secs = time.time() - t0
+            h, n = res["heap"], res["nvm"]
+            heap_ok = sorted(t for t, ok in h.items() if ok)
+            same = 0
+            for t in heap_ok:
+                key = (suite, t)
+                ok = n.get(t, False)
+                how = "ok"
+                if not ok:
+                    allowed = os.path.join(HERE, "allowed", "%s.diff" % t)
+                    hres = os.path.join(work, "out", suite, "heap", "results", t + ".out")
+                    nres = hres.replace("/heap/", "/nvm/")
+                    if os.path.exists(allowed) and os.path.exists(nres):
+                        with open(allowed) as f:
+                            want = f.read().splitlines()
+                        got = normalized_diff(hres, nres)
+                        if got == want:
+                            ok, how = True, "ok (only the allowed catalog listing differs)"
+                        else:
+                            problems.append("%s %s: differs from heap beyond %s"
+                                            % (suite, t, os.path.relpath(allowed, HERE)))
+                if ok and key in known and "intermittent" in known[key]:
+                    log("   %s %s: passed this time (known to fail at times: %s)"
+                        % (suite, t, known[key]))
+                    same += 1
+                    passed += 1
+                elif ok and key in known:
+                    problems.append("%s %s passes now: take it out of known_failures.txt"
+                                    % (suite, t))
+                    failed += 1
+                elif ok:
+                    same += 1
+                    passed += 1
+                elif key in known:
+                    log("   %s %s: known failure (%s)" % (suite, t, known[key]))
+                    passed += 1
+                else:
+                    problems.append("%s %s: passes on heap, fails on nvm_am" % (suite, t))
+                    failed += 1
+            if suite == "regress":
+                summary.append("regress: heap %d/%d, nvm_am %d/%d of heap's passes"
+                               % (len(heap_ok), len(h), same, len(heap_ok)))
+            else:
+                summary.append("isolation: %d/%d" % (same, len(heap_ok)))
+            log("   %s: %.0f s for both runs" % (suite, secs))
+        for p in nvm.check([DBNAME[s] for s in SUITES
+                            if not opts.only or s == opts.only]):
+            problems.append("nvm_am_check after the suites: " + p)
+            failed += 1
+    finally:
+        heap.stop()
+        nvm.stop()
+    for p in problems:
+        log("   " + p)
+    log("; ".join(summary))
+    log("pgsuite: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
