@@ -156,6 +156,31 @@ NvmRowLockHolders(HeapTupleHeader t, MultiXactMember **holders)
 }
 
 /*
+ * NvmRowLockUpdaterStatus - the kind of update the updater of t made (t's
+ * xmax is not lock-only): a key update (or delete) or one that kept the
+ * key.  Caller holds the page lock.
+ */
+static MultiXactStatus
+NvmRowLockUpdaterStatus(HeapTupleHeader t)
+{
+	MultiXactMember *m;
+	int			n;
+	MultiXactStatus result = MultiXactStatusUpdate;
+
+	if (!(t->t_infomask & HEAP_XMAX_IS_MULTI))
+		return (t->t_infomask2 & HEAP_KEYS_UPDATED) ?
+			MultiXactStatusUpdate : MultiXactStatusNoKeyUpdate;
+	n = GetMultiXactIdMembers(HeapTupleHeaderGetRawXmax(t), &m, false, false);
+	for (int i = 0; i < n; i++)
+		if (m[i].status == MultiXactStatusNoKeyUpdate ||
+			m[i].status == MultiXactStatusUpdate)
+			result = m[i].status;
+	if (n > 0)
+		pfree(m);
+	return result;
+}
+
+/*
  * NvmRowLockConflicting - a running transaction other than ours holding t
  * in a way that conflicts with want, or InvalidTransactionId.
  */
@@ -288,7 +313,8 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 {
 	MultiXactMember *holders;
 	int			n = NvmRowLockHolders(t, &holders);
-	MultiXactMember *members = palloc((n + 1) * sizeof(MultiXactMember));
+	MultiXactMember *members = palloc((n + 2) * sizeof(MultiXactMember));
+	TransactionId updater = NvmRowLockUpdater(t);
 	int			nmembers = 0;
 	MultiXactStatus mine = want;
 	MultiXactStatus strongest;
@@ -326,6 +352,18 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 		members[nmembers++] = holders[i];
 	}
 	*others = nmembers > 0;
+
+	/*
+	 * A committed update stays recorded next to the new lock: the version is
+	 * still updated (a lock compatible with the update was granted on it).
+	 */
+	if (TransactionIdIsValid(updater) && !TransactionIdIsInProgress(updater) &&
+		TransactionIdDidCommit(updater))
+	{
+		members[nmembers].xid = updater;
+		members[nmembers].status = NvmRowLockUpdaterStatus(t);
+		nmembers++;
+	}
 	if (nmembers == 0)
 	{
 		NvmRowLockBits(mine, !NvmRowLockIsUpdate(mine), infomask, infomask2);
@@ -358,6 +396,26 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 }
 
 /*
+ * NvmRowLockSatisfies - NvmTupleSatisfiesUpdate for a change or lock of
+ * strength want: a committed update that want does not conflict with (an
+ * update that kept the key, for FOR KEY SHARE) does not stop it -- the
+ * lock goes on this version and on the newer ones, as in heap.  Caller
+ * holds the page lock.
+ */
+static TM_Result
+NvmRowLockSatisfies(HeapTuple tup, CommandId cid, MultiXactStatus want,
+					TransactionId *xwait)
+{
+	TM_Result	result = NvmTupleSatisfiesUpdate(tup, cid, xwait);
+
+	if (result == TM_Updated && !NvmRowLockIsUpdate(want) &&
+		!DoLockModesConflict(NvmRowLockModeOf(NvmRowLockUpdaterStatus(tup->t_data)),
+							 NvmRowLockModeOf(want)))
+		result = TM_Ok;
+	return result;
+}
+
+/*
  * NvmRowLockCheck - decide whether the current command may change the
  * tuple tup (page locked exclusively).  Waits for a concurrent writer when
  * wait is set (releasing and retaking the page lock: *relocked is set and
@@ -369,7 +427,7 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				TM_FailureData *tmfd, bool *relocked)
 {
 	TransactionId xwait;
-	TM_Result	result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
+	TM_Result	result = NvmRowLockSatisfies(tup, cid, want, &xwait);
 
 	*relocked = false;
 	if (result == TM_Invisible)
@@ -391,7 +449,7 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				 * finished since we looked: ask again, so that a commit in
 				 * between gives TM_Updated and not a second new version.
 				 */
-				result = NvmTupleSatisfiesUpdate(tup, cid, &xwait);
+				result = NvmRowLockSatisfies(tup, cid, want, &xwait);
 				if (result == TM_BeingModified)
 				{
 					xwait = NvmRowLockConflicting(tup->t_data, want);
@@ -594,15 +652,17 @@ NvmRowLockJoin(Page page, HeapTuple tup, MultiXactStatus want, CommandId cid)
 
 /*
  * NvmRowLockUpdateChain - lock, in mode want, the versions that follow a row
- * version whose running update (by priorXmax) our lock was compatible
- * with, like heap_lock_updated_tuple: whichever version the updaters leave
- * behind carries our lock.  Waits for running holders that conflict.
- * Versions whose updater committed are passed over (they cannot be changed
- * any more); the chain ends at a version nobody updated, at a version
- * whose inserter aborted, or where it was pruned away.  No page lock held
- * on entry.
+ * version whose update (by priorXmax) our lock was compatible with, like
+ * heap_lock_updated_tuple: whichever version the updaters leave behind
+ * carries our lock.  Waits for running holders that conflict.  A version
+ * whose updater committed with a change our lock cannot live with (a
+ * delete, a key update against FOR KEY SHARE) ends it with TM_Deleted or
+ * TM_Updated: the row we locked is gone in effect.  Versions we changed
+ * ourselves are passed over.  The chain ends (TM_Ok) at a version nobody
+ * updated, at a version whose inserter aborted, or where it was pruned
+ * away.  No page lock held on entry.
  */
-static void
+static TM_Result
 NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 					  TransactionId priorXmax, MultiXactStatus want)
 {
@@ -617,15 +677,15 @@ NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 
 		CHECK_FOR_INTERRUPTS();
 		if (ItemPointerGetBlockNumber(&ctid) >= NvmPoolRelNBlocks(dirIndex))
-			return;
+			return TM_Ok;
 		page = NvmRowLockPage(rel, dirIndex, &ctid, &tup, &lock, true);
 		if (page == NULL)
-			return;
+			return TM_Ok;
 		if (!TransactionIdEquals(priorXmax, HeapTupleHeaderGetRawXmin(tup.t_data)) ||
 			TransactionIdDidAbort(priorXmax))
 		{
 			LWLockRelease(lock);
-			return;
+			return TM_Ok;
 		}
 		xwait = NvmRowLockConflicting(tup.t_data, want);
 		if (!TransactionIdIsValid(xwait))
@@ -639,21 +699,23 @@ NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 		updater = NvmRowLockUpdater(tup.t_data);
 		next = tup.t_data->t_ctid;
 		if (TransactionIdIsValid(updater) &&
-			TransactionIdIsCurrentTransactionId(updater))
+			!TransactionIdIsCurrentTransactionId(updater) &&
+			!TransactionIdIsInProgress(updater) &&
+			TransactionIdDidCommit(updater) &&
+			DoLockModesConflict(NvmRowLockModeOf(NvmRowLockUpdaterStatus(tup.t_data)),
+								NvmRowLockModeOf(want)))
 		{
-			/* we updated this version ourselves: nothing to lock beyond */
 			LWLockRelease(lock);
-			return;
+			return ItemPointerEquals(&next, &ctid) ? TM_Deleted : TM_Updated;
 		}
-		if (TransactionIdIsValid(updater) && TransactionIdDidCommit(updater))
-		{
-			/* a committed update: only its newer version matters */
-		}
-		else if (!NvmRowLockHoldsAtLeast(tup.t_data, want))
+		if (!(TransactionIdIsValid(updater) &&
+			  TransactionIdIsCurrentTransactionId(updater)) &&
+			!NvmRowLockHoldsAtLeast(tup.t_data, want))
 			NvmRowLockJoin(page, &tup, want, GetCurrentCommandId(false));
 		LWLockRelease(lock);
-		if (!TransactionIdIsValid(updater) || ItemPointerEquals(&next, &ctid))
-			return;
+		if (!TransactionIdIsValid(updater) || ItemPointerEquals(&next, &ctid) ||
+			HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+			return TM_Ok;
 		priorXmax = updater;
 		ctid = next;
 	}
@@ -711,9 +773,16 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 		} while (relocked);
 
 		if (result == TM_Updated &&
-			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION) &&
-			!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION))
 		{
+			/* a row moved to another partition has no newer version here */
+			if (HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+			{
+				LWLockRelease(lock);
+				ereport(ERROR,
+						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+						 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
+			}
 			priorXmax = HeapTupleHeaderGetUpdateXid(tup.t_data);
 			ctid = tup.t_data->t_ctid;
 			LWLockRelease(lock);
@@ -742,10 +811,39 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 
 			NvmRowLockJoin(page, &tup, want, cid);
 			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+			tmfd->ctid = next;
+			tmfd->xmax = updater;
+			tmfd->cmax = InvalidCommandId;
 			LWLockRelease(lock);
-			/* a running, compatible update: lock its new versions too */
-			if (TransactionIdIsValid(updater) && !ItemPointerEquals(&next, &ctid))
-				NvmRowLockUpdateChain(rel, dirIndex, next, updater, want);
+
+			/*
+			 * A compatible update, running or committed: lock its new
+			 * versions too.  Should one of them be gone for our lock (a
+			 * committed delete), so is the row: as heap, report that.
+			 */
+			if (TransactionIdIsValid(updater) && !ItemPointerEquals(&next, &ctid) &&
+				!HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
+			{
+				TM_Result	chain = NvmRowLockUpdateChain(rel, dirIndex, next,
+														  updater, want);
+
+				if (chain == TM_Updated &&
+					(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION))
+				{
+					/* go on with the newest version, as for TM_Updated above */
+					priorXmax = updater;
+					ctid = next;
+					*tid = ctid;
+					tmfd->traversed = true;
+					ExecClearTuple(slot);
+					continue;
+				}
+				if (chain != TM_Ok)
+				{
+					ExecClearTuple(slot);
+					return chain;
+				}
+			}
 			return TM_Ok;
 		}
 		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
