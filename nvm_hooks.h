@@ -43,6 +43,9 @@ extern Size NvmRecoveryShmemSize(void);
 extern void NvmRecoveryShmemInit(void);
 extern void NvmRecoveryInit(void);
 extern void NvmRecoveryEnsureReady(void);
+extern void NvmRecoverySettle(int dirIndex);
+extern void NvmRecoveryNoteUnsettled(void);
+extern void NvmRecoverySettleUnsettled(void);
 
 /* nvm_commit.c */
 extern Size NvmCommitShmemSize(void);

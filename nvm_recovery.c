@@ -8,13 +8,18 @@
  *	  "nvm_am recovery" background worker runs it as soon as the server
  *	  accepts connections; failing that, the first backend that touches
  *	  nvm_am does (NvmRecoveryEnsureReady, called by every entry point).
+ *	  Entries a prepared transaction left flagged (it cannot be told when
+ *	  COMMIT PREPARED or ROLLBACK PREPARED ends it) are settled the same
+ *	  way by the worker, which looks for them every second while there
+ *	  are any, and by a session that drops such a relation.
  *
  *	  A directory entry is created with state USED|CREATING|xid and a drop
  *	  sets DROPPING|xid, where xid is the top-level transaction id
  *	  (nvm_storage.c); commit or abort clears the flags or frees the entry.
  *	  After a crash each flagged entry is decided through clog: created by
  *	  a transaction that did not commit, or dropped by one that did, means
- *	  freed; anything else means kept.  Every such xid is below nextXid
+ *	  freed; anything else means kept; an entry of a transaction still in
+ *	  progress (a prepared one) waits.  Every such xid is below nextXid
  *	  after redo (nvm_xlog.c, XID_IN_USE), so clog can be asked.
  *
  * Locks: the pool's directory lock, exclusive, for the whole resolution;
@@ -28,12 +33,15 @@
 #include "postgres.h"
 
 #include "access/transam.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "miscadmin.h"
+#include "port/atomics.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/procarray.h"
 #include "storage/shmem.h"
 #include "utils/wait_event.h"
 
@@ -42,9 +50,13 @@
 typedef struct NvmRecoveryShared
 {
 	bool		resolved;		/* what the last crash interrupted is settled */
+	pg_atomic_uint32 unsettled; /* entries flagged by prepared transactions */
 } NvmRecoveryShared;
 
 static NvmRecoveryShared *recovery_shared = NULL;
+
+/* how often the worker looks for entries of finished prepared transactions */
+#define NVM_RECOVERY_NAP_MS		1000
 
 PGDLLEXPORT void nvm_am_recovery_main(Datum arg);
 
@@ -61,52 +73,114 @@ NvmRecoveryShmemInit(void)
 
 	recovery_shared = ShmemInitStruct("nvm_am recovery", sizeof(NvmRecoveryShared), &found);
 	if (!found)
+	{
 		recovery_shared->resolved = false;
+		pg_atomic_init_u32(&recovery_shared->unsettled, 0);
+	}
 }
 
 /*
- * NvmRecoveryResolveLifecycle - decide every directory entry that a crash
- * left CREATING or DROPPING (see the file header).  Caller holds the
+ * NvmRecoverySettleEntry - decide directory entry i if its CREATING or
+ * DROPPING flag belongs to a transaction that has finished (see the file
+ * header); returns true if a flag stays because its transaction is still
+ * running (after a restart: a prepared transaction).  Caller holds the
+ * directory lock exclusively.
+ */
+static bool
+NvmRecoverySettleEntry(int i)
+{
+	RelFileNode node;
+	uint64		state;
+	TransactionId xid;
+	bool		known;
+	bool		committed;
+
+	if (!NvmPoolRelGetKey(i, &node, &state) ||
+		!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
+		return false;
+	xid = NVM_REL_STATE_XID(state);
+	if (TransactionIdIsNormal(xid) && TransactionIdIsInProgress(xid))
+		return true;
+
+	/*
+	 * clog no longer knows an xid older than oldestClogXid.  Such an
+	 * entry's relation cannot exist any more: a relation holds its
+	 * database's datfrozenxid, and so clog truncation, back to before the
+	 * xids that created or tried to drop it.  So it is freed.
+	 */
+	LWLockAcquire(XactTruncationLock, LW_SHARED);
+	known = !TransactionIdIsNormal(xid) ||
+		!TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid);
+	committed = known && NvmCommitXidCommitted(xid);
+	LWLockRelease(XactTruncationLock);
+	if (!known ||
+		((state & NVM_REL_CREATING) && !committed) ||
+		((state & NVM_REL_DROPPING) && committed))
+		NvmPoolRelFree(i);
+	else
+		NvmPoolRelSetState(i, NVM_REL_USED);
+	NvmPoolCountAdd(NVM_STAT_PENDING_RESOLVED, 1);
+	return false;
+}
+
+/*
+ * NvmRecoveryResolveLifecycle - settle every directory entry whose flags
+ * belong to a finished transaction; remember, for the recovery worker,
+ * whether some belong to running (prepared) ones.  Caller holds the
  * directory lock exclusively.
  */
 static void
 NvmRecoveryResolveLifecycle(void)
 {
 	int			n = NvmPoolDirSize();
+	bool		unsettled = false;
 
+	pg_atomic_write_u32(&recovery_shared->unsettled, 0);
 	for (int i = 0; i < n; i++)
-	{
-		RelFileNode node;
-		uint64		state;
-		TransactionId xid;
-		bool		known;
-		bool		committed;
+		unsettled |= NvmRecoverySettleEntry(i);
+	if (unsettled)
+		NvmRecoveryNoteUnsettled();
+}
 
-		if (!NvmPoolRelGetKey(i, &node, &state))
-			continue;
-		if (!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
-			continue;
-		xid = NVM_REL_STATE_XID(state);
+/*
+ * NvmRecoverySettle - settle directory entry dirIndex now if another,
+ * finished transaction left its flags (a prepared one that was committed
+ * or rolled back).  Caller holds the directory lock exclusively.
+ */
+void
+NvmRecoverySettle(int dirIndex)
+{
+	RelFileNode node;
+	uint64		state;
 
-		/*
-		 * clog no longer knows an xid older than oldestClogXid.  Such an
-		 * entry's relation cannot exist any more: a relation holds its
-		 * database's datfrozenxid, and so clog truncation, back to before
-		 * the xids that created or tried to drop it.  So it is freed.
-		 */
-		LWLockAcquire(XactTruncationLock, LW_SHARED);
-		known = !TransactionIdIsNormal(xid) ||
-			!TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid);
-		committed = known && NvmCommitXidCommitted(xid);
-		LWLockRelease(XactTruncationLock);
-		if (!known ||
-			((state & NVM_REL_CREATING) && !committed) ||
-			((state & NVM_REL_DROPPING) && committed))
-			NvmPoolRelFree(i);
-		else
-			NvmPoolRelSetState(i, NVM_REL_USED);
-		NvmPoolCountAdd(NVM_STAT_PENDING_RESOLVED, 1);
-	}
+	if (NvmPoolRelGetKey(dirIndex, &node, &state) &&
+		(state & (NVM_REL_CREATING | NVM_REL_DROPPING)) &&
+		!TransactionIdIsCurrentTransactionId(NVM_REL_STATE_XID(state)))
+		(void) NvmRecoverySettleEntry(dirIndex);
+}
+
+/*
+ * NvmRecoverySettleUnsettled - settle, now, the entries prepared
+ * transactions left flagged, if there are any.
+ */
+void
+NvmRecoverySettleUnsettled(void)
+{
+	if (pg_atomic_read_u32(&recovery_shared->unsettled) == 0)
+		return;
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	NvmRecoveryResolveLifecycle();
+	LWLockRelease(NvmPoolDirLock());
+}
+
+/*
+ * NvmRecoveryNoteUnsettled - a prepared transaction left directory entries
+ * flagged: the recovery worker settles them once it has finished.
+ */
+void
+NvmRecoveryNoteUnsettled(void)
+{
+	pg_atomic_write_u32(&recovery_shared->unsettled, 1);
 }
 
 /*
@@ -172,10 +246,13 @@ nvm_am_recovery_main(Datum arg)
 	NvmRecoveryEnsureReady();
 	while (!ShutdownRequestPending)
 	{
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_EXIT_ON_PM_DEATH, -1L,
-						 PG_WAIT_EXTENSION);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 NVM_RECOVERY_NAP_MS, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
+
+		/* entries that prepared transactions left flagged */
+		NvmRecoverySettleUnsettled();
 	}
 	proc_exit(0);
 }

@@ -38,8 +38,9 @@
 #include "nvm_am.h"
 
 /*
- * NvmLockPageOf - lock the page of tid exclusively; returns the page and
- * points tup at the tuple.  Errors out for a tid that names no tuple.
+ * NvmRowLockPage - lock the page of tid exclusively; returns the page and
+ * points tup at the tuple.  A tid that names no tuple is an error, or, with
+ * missing_ok, NULL (the page is not locked then).
  */
 Page
 NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
@@ -793,6 +794,12 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 		}
 		if (result != TM_Ok)
 		{
+			/*
+			 * The caller may look at the row it could not lock (ON CONFLICT
+			 * DO UPDATE tells a row its own command made from a concurrent
+			 * one by its xmin), so it gets it, as from heap.
+			 */
+			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 			LWLockRelease(lock);
 			return result;
 		}
@@ -839,10 +846,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 					continue;
 				}
 				if (chain != TM_Ok)
-				{
-					ExecClearTuple(slot);
 					return chain;
-				}
 			}
 			return TM_Ok;
 		}

@@ -44,6 +44,7 @@
 #include "common/relpath.h"
 #include "storage/fd.h"
 #include "storage/smgr.h"
+#include "tcop/utility.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -68,6 +69,7 @@ typedef struct PendingAction
 
 static PendingAction *pending = NULL;
 static object_access_hook_type prev_object_access_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 
 /*
  * NvmStorageExtended - called after block blkno was added to a relation.
@@ -193,10 +195,12 @@ NvmStorageScheduleDrop(const RelFileNode *node)
 		return;
 	NvmXlogProtectXid(GetTopTransactionId());
 	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	/* flags another, finished (prepared) transaction left are settled first */
+	NvmRecoverySettle(idx);
 	state = NvmPoolRelGetState(idx);
 	if (!(state & NVM_REL_DROPPING))
 	{
-		/* keep CREATING; a creating xid is our own top-level xid */
+		/* keep CREATING; a creating xid left now is our own top-level xid */
 		NvmPoolRelSetState(idx, (state & ~UINT64CONST(0xFFFFFFFF)) |
 						   NVM_REL_DROPPING | GetTopTransactionId());
 		LWLockRelease(NvmPoolDirLock());
@@ -257,8 +261,11 @@ NvmStoragePendingApply(bool commit, int minLevel)
 
 /*
  * NvmStorageXactCallback - carry out or undo the pending creations and drops
- * at the end of the transaction; refuse to prepare a transaction that has
- * some.
+ * at the end of the transaction.  A prepared transaction leaves them
+ * flagged in the pool with its xid: whoever ends it (COMMIT PREPARED or
+ * ROLLBACK PREPARED, in any session, or after a restart) cannot tell us,
+ * so nvm_recovery.c settles such entries through clog once the xid has
+ * finished.
  */
 static void
 NvmStorageXactCallback(XactEvent event, void *arg)
@@ -273,12 +280,18 @@ NvmStorageXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_ABORT:
 			NvmStoragePendingApply(false, 0);
 			break;
-		case XACT_EVENT_PRE_PREPARE:
+		case XACT_EVENT_PREPARE:
 			if (pending != NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("cannot prepare a transaction that created or dropped nvm_am storage"),
-						 errhint("Commit the DDL on nvm_am tables before using PREPARE TRANSACTION.")));
+			{
+				while (pending != NULL)
+				{
+					PendingAction *next = pending->next;
+
+					pfree(pending);
+					pending = next;
+				}
+				NvmRecoveryNoteUnsettled();
+			}
 			break;
 		default:
 			break;
@@ -371,14 +384,43 @@ NvmStorageObjectAccess(ObjectAccessType access, Oid classId, Oid objectId,
 }
 
 /*
- * NvmStorageInit - install the object-access hook and the transaction
- * callbacks; called from _PG_init in the postmaster.
+ * NvmStorageUtility - after COMMIT PREPARED or ROLLBACK PREPARED, settle the
+ * creations and drops the prepared transaction left flagged, so that the
+ * space of a dropped or rolled-back table is free when the command returns
+ * (the recovery worker would find them within a second too).
+ */
+static void
+NvmStorageUtility(PlannedStmt *pstmt, const char *queryString,
+				  bool readOnlyTree, ProcessUtilityContext context,
+				  ParamListInfo params, QueryEnvironment *queryEnv,
+				  DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	bool		ends_prepared = IsA(stmt, TransactionStmt) &&
+		(((TransactionStmt *) stmt)->kind == TRANS_STMT_COMMIT_PREPARED ||
+		 ((TransactionStmt *) stmt)->kind == TRANS_STMT_ROLLBACK_PREPARED);
+
+	if (prev_process_utility_hook)
+		prev_process_utility_hook(pstmt, queryString, readOnlyTree, context,
+								  params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+	if (ends_prepared && NvmPoolIsMapped())
+		NvmRecoverySettleUnsettled();
+}
+
+/*
+ * NvmStorageInit - install the object-access and utility hooks and the
+ * transaction callbacks; called from _PG_init in the postmaster.
  */
 void
 NvmStorageInit(void)
 {
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = NvmStorageObjectAccess;
+	prev_process_utility_hook = ProcessUtility_hook;
+	ProcessUtility_hook = NvmStorageUtility;
 	RegisterXactCallback(NvmStorageXactCallback, NULL);
 	RegisterSubXactCallback(NvmStorageSubXactCallback, NULL);
 }

@@ -187,7 +187,8 @@ SELECT rels FROM nvm_extra();
 DROP DATABASE nvm_lifecycle_db;
 SELECT * FROM nvm_extra();
 
--- two-phase commit: DML works, lifecycle changes are refused clearly
+-- two-phase commit: DML, and creations and drops, which COMMIT PREPARED
+-- carries out and ROLLBACK PREPARED undoes, storage included
 CREATE TABLE l2pc (a int) USING nvm_am;
 BEGIN;
 INSERT INTO l2pc VALUES (1);
@@ -196,8 +197,31 @@ COMMIT PREPARED 'nvm_2pc';
 SELECT * FROM l2pc;
 BEGIN;
 CREATE TABLE l2pc_new (a int) USING nvm_am;
+INSERT INTO l2pc_new SELECT g FROM generate_series(1, 3000) g;
 PREPARE TRANSACTION 'nvm_2pc_ddl';
 SELECT count(*) FROM pg_prepared_xacts WHERE gid = 'nvm_2pc_ddl';
+SELECT rels FROM nvm_extra();
+COMMIT PREPARED 'nvm_2pc_ddl';
+SELECT count(*), sum(a) FROM l2pc_new;
+CREATE TEMP TABLE snap2 AS SELECT * FROM nvm_extra();
+-- rolled back: the drop is undone, the new table's storage freed
+BEGIN;
+DROP TABLE l2pc_new;
+CREATE TABLE l2pc_gone (a int) USING nvm_am;
+INSERT INTO l2pc_gone SELECT g FROM generate_series(1, 3000) g;
+PREPARE TRANSACTION 'nvm_2pc_rb';
+ROLLBACK PREPARED 'nvm_2pc_rb';
+SELECT count(*) FROM l2pc_new;
+SELECT e.rels = s.rels AS same_rels, e.frames = s.frames AS same_frames
+FROM nvm_extra() e, snap2 s;
+-- committed: the drop frees the table's storage
+BEGIN;
+DROP TABLE l2pc_new;
+PREPARE TRANSACTION 'nvm_2pc_drop';
+COMMIT PREPARED 'nvm_2pc_drop';
+SELECT s.rels - e.rels AS rels_freed, s.frames > e.frames AS frames_freed
+FROM nvm_extra() e, snap2 s;
+DROP TABLE snap2;
 DROP TABLE l2pc;
 SELECT * FROM nvm_extra();
 
