@@ -151,7 +151,7 @@ typedef struct IplRecBuf
 static IplRecBuf recbuf;
 
 static void IplApplyInPlace(int slot, Page image);
-static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep);
+static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached);
 
 
 static inline uint64
@@ -552,19 +552,21 @@ IplGetPage(int dirIndex, BlockNumber blkno)
 {
 	uint64		frame;
 
-	return IplImage(dirIndex, blkno, &frame);
+	return IplImage(dirIndex, blkno, &frame, NULL);
 }
 
 /*
  * IplImage - IplGetPage, also telling the page's frame.
  */
 static Page
-IplImage(int dirIndex, BlockNumber blkno, uint64 *framep)
+IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached)
 {
 	uint64		frame = NvmPoolRelGetFrame(dirIndex, blkno);
 	int			slot = IplCacheLookup(frame);
 
 	*framep = frame;
+	if (cached)
+		*cached = false;
 	if (slot >= 0)
 	{
 		IplSlot    *s = IplCacheSlotById(slot);
@@ -575,7 +577,11 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep)
 		 */
 		if (s->dirIndex == dirIndex && s->blkno == blkno &&
 			IplPageGen(IplCacheSlotPage(slot)) == IplPageGen(NvmPoolFramePage(frame)))
+		{
+			if (cached)
+				*cached = true;
 			return IplCacheSlotPage(slot);
+		}
 		IplCacheDropStale(slot, frame);
 	}
 	IplVerifyFrame(dirIndex, blkno, frame);
@@ -590,13 +596,16 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep)
  * pointers into it after releasing the page lock: the image is pinned in
  * *held (and the pin of what *held pinned before dropped).  With
  * nvm_am.read_mode = copy and a copy buffer given, the image is copied
- * there instead, and nothing stays pinned.  Caller holds the page lock.
+ * there instead, and nothing stays pinned.  *cached tells whether the image
+ * was in the merge cache already (else it was read from the pool: the frame
+ * itself, or merged from it now).  Caller holds the page lock.
  */
 Page
-IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf)
+IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf,
+			bool *cached)
 {
 	uint64		frame;
-	Page		page = IplImage(dirIndex, blkno, &frame);
+	Page		page = IplImage(dirIndex, blkno, &frame, cached);
 	int			slot = IplCacheSlotOfPage(page);
 	uint64		id;
 

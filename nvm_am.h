@@ -63,6 +63,7 @@ typedef struct NvmScanDescData
 	HeapTupleData tuple;		/* current tuple, points into the pool */
 	ParallelBlockTableScanWorkerData pwork;
 	OffsetNumber next_offset;	/* analyze scans */
+	BlockNumber statblock;		/* block counted last in the statistics */
 } NvmScanDescData;
 
 typedef NvmScanDescData *NvmScanDesc;
@@ -94,6 +95,8 @@ extern void NvmScanEnd(TableScanDesc sscan);
 extern void NvmScanRescan(TableScanDesc sscan, ScanKey key);
 extern bool NvmScanGetNextSlot(TableScanDesc sscan, ScanDirection direction,
 							   TupleTableSlot *slot);
+extern void NvmScanCountPage(Relation rel, BlockNumber *last,
+							 BlockNumber blkno, bool cached);
 extern void NvmScanSetTidRange(TableScanDesc sscan, ItemPointer mintid,
 							   ItemPointer maxtid);
 extern bool NvmScanGetNextSlotTidRange(TableScanDesc sscan,

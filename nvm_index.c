@@ -44,6 +44,7 @@ typedef struct NvmIndexFetchData
 	uint64		held;			/* pinned image of the tuple returned last */
 	char	   *copybuf;		/* its page's copy (nvm_am.read_mode = copy) */
 	TransactionId lastXmin;		/* its xmin, checked when the caller comes back */
+	BlockNumber statblock;		/* block counted last in the statistics */
 	HeapTupleData tuple;
 } NvmIndexFetchData;
 
@@ -56,12 +57,14 @@ NvmIndexFetchBegin(Relation rel)
 
 	f->base.rel = rel;
 	f->dirIndex = NvmStorageRelDirIndex(rel);
+	f->statblock = InvalidBlockNumber;
 	return &f->base;
 }
 
 void
 NvmIndexFetchReset(IndexFetchTableData *scan)
 {
+	((NvmIndexFetchData *) scan)->statblock = InvalidBlockNumber;
 	IplDropPage(&((NvmIndexFetchData *) scan)->held);
 }
 
@@ -121,6 +124,7 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 				   Snapshot snapshot, TupleTableSlot *slot,
 				   bool *call_again, bool *all_dead)
 {
+	bool		cached;
 	NvmIndexFetchData *f = (NvmIndexFetchData *) scan;
 	Relation	rel = scan->rel;
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
@@ -141,7 +145,8 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 		return false;
 	lock = NvmPoolPageLock(f->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf);
+	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf, &cached);
+	NvmScanCountPage(f->base.rel, &f->statblock, blkno, cached);
 	for (;;)
 	{
 		TransactionId deleter;

@@ -49,7 +49,7 @@ extern int	nvm_merge_cache_size;
 /* reading */
 extern Page IplGetPage(int dirIndex, BlockNumber blkno);
 extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
-						char *copybuf);
+						char *copybuf, bool *cached);
 extern void IplDropPage(uint64 *held);
 extern bool IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed);
 

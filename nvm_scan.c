@@ -48,12 +48,31 @@ NvmScanReturn(NvmScanDesc scan, TupleTableSlot *slot)
 }
 
 /*
+ * NvmScanCountPage - count a page read in the table's statistics
+ * (pg_statio_*_tables.heap_blks_read/_hit), once for each time a scan or
+ * fetch moves to block blkno (*last: the block counted last).  A page
+ * whose image was in the merge cache is a hit; one read from the pool (the
+ * frame itself, or merged from it) is a read.
+ */
+void
+NvmScanCountPage(Relation rel, BlockNumber *last, BlockNumber blkno, bool cached)
+{
+	if (*last == blkno)
+		return;
+	*last = blkno;
+	pgstat_count_buffer_read(rel);
+	if (cached)
+		pgstat_count_buffer_hit(rel);
+}
+
+/*
  * NvmScanLoadPage - collect the offsets of the tuples of blkno that the scan's
  * snapshot sees and that pass its keys.  Takes the page lock shared.
  */
 static void
 NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 {
+	bool		cached;
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
@@ -64,7 +83,8 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	bool		visible;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf);
+	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf, &cached);
+	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno, cached);
 	scan->cpage = page;
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
@@ -187,6 +207,7 @@ NvmScanBegin(Relation rel, Snapshot snapshot, int nkeys, ScanKey key,
 	scan->startblock = 0;
 	scan->endblock = scan->nblocks;
 	scan->inited = false;
+	scan->statblock = InvalidBlockNumber;
 	if (nkeys > 0)
 	{
 		scan->rs_base.rs_key = palloc(sizeof(ScanKeyData) * nkeys);
@@ -229,6 +250,7 @@ NvmScanRescan(TableScanDesc sscan, ScanKey key)
 	scan->startblock = 0;
 	scan->endblock = scan->nblocks;
 	scan->inited = false;
+	scan->statblock = InvalidBlockNumber;
 }
 
 bool
@@ -303,13 +325,15 @@ NvmScanAnalyzeNextTuple(TableScanDesc sscan, TransactionId OldestXmin,
 						double *liverows, double *deadrows,
 						TupleTableSlot *slot)
 {
+	bool		cached;
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, scan->cblock);
 	Page		page;
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf);
+	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf, &cached);
+	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, scan->cblock, cached);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (; scan->next_offset <= maxoff; scan->next_offset++)
 	{
@@ -378,6 +402,7 @@ NvmScanBitmapVisible(TableScanDesc sscan, HeapTuple tup)
 bool
 NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 {
+	bool		cached;
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	BlockNumber blkno = tbmres->blockno;
 	Page		page;
@@ -390,7 +415,8 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 		return false;
 	lock = NvmPoolPageLock(scan->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf);
+	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf, &cached);
+	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno, cached);
 	scan->cpage = page;
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -483,6 +509,7 @@ bool
 NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
 					   TupleTableSlot *slot)
 {
+	bool		cached;
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	TsmRoutine *tsm = scanstate->tsmroutine;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, scan->cblock);
@@ -490,7 +517,8 @@ NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf);
+	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf, &cached);
+	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, scan->cblock, cached);
 	maxoff = PageGetMaxOffsetNumber(page);
 	LWLockRelease(lock);
 	for (;;)

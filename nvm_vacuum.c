@@ -40,6 +40,7 @@
 #include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "storage/procarray.h"
+#include "storage/smgr.h"
 #include "utils/memutils.h"
 #include "utils/tuplesort.h"
 
@@ -349,8 +350,19 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 	keep = NvmVacuumNonEmptyPages(dirIndex, nblocks);
 	if (keep < nblocks)
 	{
+		SMgrRelation smgr = RelationGetSmgr(rel);
+
 		NvmPoolRelTruncate(dirIndex, keep);
-		/* the relation file's size and its free space map follow */
+
+		/*
+		 * The relation file's size and its free space map follow.  The file
+		 * is sized along with the table (NvmStorageExtended) but not made
+		 * durable with it: after a crash it may be shorter than the table,
+		 * and RelationTruncate refuses (in a critical section) to truncate
+		 * a file to more blocks than it has.
+		 */
+		if (keep > 0 && smgrnblocks(smgr, MAIN_FORKNUM) < keep)
+			NvmStorageExtended(smgr, keep - 1);
 		RelationTruncate(rel, keep);
 		nblocks = keep;
 	}
