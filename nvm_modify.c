@@ -240,17 +240,15 @@ NvmModifyCarryLockers(HeapTuple newtup, TransactionId lockers, uint16 mask)
 }
 
 /*
- * NvmModifyCanHot - may newtup replace oldtup as a heap-only tuple (a HOT
- * update: no index entries)?  Only if no indexed column changed and no
- * TOAST work is needed.
+ * NvmModifyNoToastWork - can newtup replace oldtup with no TOAST work (no
+ * value to store out of line or to delete)?  Only such an update may be
+ * done with the page locked throughout.
  */
 static bool
-NvmModifyCanHot(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple newtup)
+NvmModifyNoToastWork(HeapTuple oldtup, HeapTuple newtup)
 {
-	if (HeapTupleHasExternal(oldtup) || HeapTupleHasExternal(newtup) ||
-		newtup->t_len > TOAST_TUPLE_THRESHOLD)
-		return false;
-	return NvmRowLockAttrsEqual(rel, attrs, oldtup, newtup);
+	return !HeapTupleHasExternal(oldtup) && !HeapTupleHasExternal(newtup) &&
+		newtup->t_len <= TOAST_TUPLE_THRESHOLD;
 }
 
 TM_Result
@@ -322,22 +320,26 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
 
 	/*
-	 * A HOT update: the new version goes on the same page as a heap-only
-	 * tuple that the indexes reach through the old one, all while the page
-	 * stays locked.  The new version is placed first: a crash before the old
-	 * version points to it leaves an unreachable tuple of a transaction that
-	 * never committed, which pruning removes.
+	 * When no TOAST work is needed, the new version goes on the page of the
+	 * old one if it fits there (as in heap), all while the page stays
+	 * locked; if no indexed column changed it is a HOT update: a heap-only
+	 * tuple that the indexes reach through the old one.  The new version is
+	 * placed first: a crash before the old version points to it leaves an
+	 * unreachable tuple of a transaction that never committed, which
+	 * pruning removes.
 	 */
-	if (NvmModifyCanHot(rel, hotattrs, &oldtup, newtup))
+	if (NvmModifyNoToastWork(&oldtup, newtup))
 	{
 		BlockNumber blkno = ItemPointerGetBlockNumber(otid);
+		bool		hot = NvmRowLockAttrsEqual(rel, hotattrs, &oldtup, newtup);
 		OffsetNumber off;
 
 		heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, NULL);
 		Assert(heaptup == newtup);
 		heaptup->t_data->t_infomask |= HEAP_UPDATED;
 		NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
-		HeapTupleHeaderSetHeapOnly(heaptup->t_data);
+		if (hot)
+			HeapTupleHeaderSetHeapOnly(heaptup->t_data);
 		off = IplAddTuple(page, blkno, heaptup, false, 0);
 		if (off == InvalidOffsetNumber &&
 			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
@@ -350,20 +352,23 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		{
 			NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
 			hdr.t_ctid = heaptup->t_self;
-			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+			if (hot)
+				hdr.t_infomask2 |= HEAP_HOT_UPDATED;
 			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
 			LWLockRelease(lock);
 			slot->tts_tid = heaptup->t_self;
-			*update_indexes = false;
+			*update_indexes = !hot;
 			if (shouldFree)
 				pfree(newtup);
 			bms_free(hotattrs);
-			pgstat_count_heap_update(rel, true);
+			pgstat_count_heap_update(rel, hot);
 			NvmPoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
-			NvmPoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
+			if (hot)
+				NvmPoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
 			return TM_Ok;
 		}
-		HeapTupleHeaderClearHeapOnly(heaptup->t_data);
+		if (hot)
+			HeapTupleHeaderClearHeapOnly(heaptup->t_data);
 	}
 
 	NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
