@@ -763,6 +763,42 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			LWLockRelease(lock);
 			return TM_Deleted;
 		}
+		if (TransactionIdIsValid(priorXmax))
+		{
+			TransactionId updater = NvmRowLockUpdater(tup.t_data);
+
+			/*
+			 * Following the chain to the newest version, as heap does: pass
+			 * over versions this transaction updated already (a deleted one
+			 * ends it), and stop at one it inserted after the current
+			 * command started -- the caller must not change that one
+			 * (TM_SelfModified, with its cmin to tell whether this command
+			 * or one it triggered made it).
+			 */
+			if (TransactionIdIsValid(updater) &&
+				TransactionIdIsCurrentTransactionId(updater))
+			{
+				ItemPointerData next = tup.t_data->t_ctid;
+
+				LWLockRelease(lock);
+				if (ItemPointerEquals(&next, &ctid))
+					return TM_Deleted;
+				priorXmax = updater;
+				ctid = next;
+				*tid = ctid;
+				continue;
+			}
+			if (TransactionIdIsCurrentTransactionId(priorXmax) &&
+				HeapTupleHeaderGetCmin(tup.t_data) >= cid)
+			{
+				tmfd->ctid = tup.t_self;
+				tmfd->xmax = priorXmax;
+				tmfd->cmax = HeapTupleHeaderGetCmin(tup.t_data);
+				ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+				LWLockRelease(lock);
+				return TM_SelfModified;
+			}
+		}
 		do
 		{
 			/* the page may have moved to a new frame while we waited */

@@ -66,13 +66,28 @@ NvmScanCountPage(Relation rel, BlockNumber *last, BlockNumber blkno, bool cached
 }
 
 /*
+ * NvmScanHoldPage - the image of block blkno for the scan: pinned in
+ * scan->cframe (or copied into scan->copybuf) and counted in the
+ * statistics.  Caller holds the page lock.
+ */
+static Page
+NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
+{
+	bool		cached;
+	Page		page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe,
+								   scan->copybuf, &cached);
+
+	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno, cached);
+	return page;
+}
+
+/*
  * NvmScanLoadPage - collect the offsets of the tuples of blkno that the scan's
  * snapshot sees and that pass its keys.  Takes the page lock shared.
  */
 static void
 NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 {
-	bool		cached;
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
@@ -83,8 +98,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	bool		visible;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf, &cached);
-	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno, cached);
+	page = NvmScanHoldPage(scan, blkno);
 	scan->cpage = page;
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
@@ -325,15 +339,13 @@ NvmScanAnalyzeNextTuple(TableScanDesc sscan, TransactionId OldestXmin,
 						double *liverows, double *deadrows,
 						TupleTableSlot *slot)
 {
-	bool		cached;
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, scan->cblock);
 	Page		page;
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf, &cached);
-	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, scan->cblock, cached);
+	page = NvmScanHoldPage(scan, scan->cblock);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (; scan->next_offset <= maxoff; scan->next_offset++)
 	{
@@ -402,7 +414,6 @@ NvmScanBitmapVisible(TableScanDesc sscan, HeapTuple tup)
 bool
 NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 {
-	bool		cached;
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	BlockNumber blkno = tbmres->blockno;
 	Page		page;
@@ -415,8 +426,7 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 		return false;
 	lock = NvmPoolPageLock(scan->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe, scan->copybuf, &cached);
-	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno, cached);
+	page = NvmScanHoldPage(scan, blkno);
 	scan->cpage = page;
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -509,7 +519,6 @@ bool
 NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
 					   TupleTableSlot *slot)
 {
-	bool		cached;
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	TsmRoutine *tsm = scanstate->tsmroutine;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, scan->cblock);
@@ -517,8 +526,7 @@ NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = IplHoldPage(scan->dirIndex, scan->cblock, &scan->cframe, scan->copybuf, &cached);
-	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, scan->cblock, cached);
+	page = NvmScanHoldPage(scan, scan->cblock);
 	maxoff = PageGetMaxOffsetNumber(page);
 	LWLockRelease(lock);
 	for (;;)

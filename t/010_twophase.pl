@@ -19,22 +19,10 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-my $pool = "/dev/shm/nvm_am_tap_010_$$.pool";
-END { unlink $pool if defined $pool; }
-
-my $node = PostgreSQL::Test::Cluster->new('twophase');
-$node->init;
-$node->append_conf(
-	'postgresql.conf', qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_path = '$pool'
-nvm_am.pool_size = '64MB'
-autovacuum = off
+my $node = nvm_node('twophase', qq{
 restart_after_crash = on
 max_prepared_transactions = 5
 });
-$ENV{PMEM_IS_PMEM_FORCE} = 1;
-$node->start;
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 

@@ -12,21 +12,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
-my $pool = "/dev/shm/nvm_am_tap_011_$$.pool";
-END { unlink $pool if defined $pool; }
-
-my $node = PostgreSQL::Test::Cluster->new('vactrunc');
-$node->init;
-$node->append_conf(
-	'postgresql.conf', qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_path = '$pool'
-nvm_am.pool_size = '64MB'
-autovacuum = off
-});
-$ENV{PMEM_IS_PMEM_FORCE} = 1;
-$node->start;
+my $node = nvm_node('vactrunc');
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 

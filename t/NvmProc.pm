@@ -1,13 +1,21 @@
 # NvmProc - helpers for the crash tests: the postmaster's pid, its
 # children and their state, read from /proc; raw reads and writes of bytes
-# in a file (to inspect or damage a pool file).
+# in a file (to inspect or damage a pool file); a started node with nvm_am
+# preloaded.
 package NvmProc;
 
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes);
+our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
+  nvm_node);
+
+use PostgreSQL::Test::Cluster;
+
+# pool files of the nodes made here, removed when the test ends
+my @pools;
+END { unlink @pools; }
 
 # proc_stat PID - (state, parent pid) of a process (comm may hold spaces)
 sub proc_stat
@@ -95,6 +103,28 @@ sub kill_server
 	kill 'KILL', @children;
 	$node->kill9;
 	return wait_gone($pm, @children);
+}
+
+# nvm_node NAME, EXTRA_CONF - a started node with nvm_am preloaded, its
+# pool (64MB) on /dev/shm, autovacuum off, plus EXTRA_CONF; the pool file is
+# removed when the test ends
+sub nvm_node
+{
+	my ($name, $extra) = @_;
+	my $pool = "/dev/shm/nvm_am_tap_${name}_$$.pool";
+	my $node = PostgreSQL::Test::Cluster->new($name);
+
+	push @pools, $pool;
+	$node->init;
+	$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'nvm_am'
+nvm_am.pool_path = '$pool'
+nvm_am.pool_size = '64MB'
+autovacuum = off
+} . ($extra // ''));
+	$ENV{PMEM_IS_PMEM_FORCE} = 1;
+	$node->start;
+	return $node;
 }
 
 1;
