@@ -187,7 +187,10 @@ extern TM_Result NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid
 									 bool wait, TM_FailureData *tmfd,
 									 HeapTuple tup, Page *page, LWLock **lock,
 									 const char *what, Bitmapset *keyattrs,
-									 HeapTuple newtup, MultiXactStatus *want);
+									 HeapTuple newtup, MultiXactStatus *want,
+									 LOCKMODE *tuplock);
+extern void NvmRowLockReleaseTuple(Relation rel, ItemPointer tid,
+								   LOCKMODE *tuplock);
 extern TM_Result NvmRowLockTuple(Relation rel, ItemPointer tid,
 								 Snapshot snapshot, TupleTableSlot *slot,
 								 CommandId cid, LockTupleMode mode,

@@ -195,6 +195,7 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	TM_Result	result;
 	HeapTuple	oldcopy = NULL;
 	MultiXactStatus want;
+	LOCKMODE	tuplock;
 	TransactionId xmax;
 	uint16		bits;
 	uint16		bits2;
@@ -202,7 +203,8 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 
 	NvmCommitBeforeWrite();
 	result = NvmRowLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
-								 &tup, &page, &lock, "delete", NULL, NULL, &want);
+								 &tup, &page, &lock, "delete", NULL, NULL, &want,
+								 &tuplock);
 	if (result != TM_Ok)
 		return result;
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
@@ -214,6 +216,7 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	if (HeapTupleHasExternal(&tup))
 		oldcopy = heap_copytuple(&tup);
 	LWLockRelease(lock);
+	NvmRowLockReleaseTuple(rel, tid, &tuplock);
 
 	if (oldcopy)
 	{
@@ -271,6 +274,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	Bitmapset  *hotattrs;
 	Bitmapset  *keyattrs;
 	MultiXactStatus want;
+	LOCKMODE	tuplock;
 	TransactionId xmax;
 	TransactionId lockersXmax = InvalidTransactionId;
 	uint16		lockersMask = 0;
@@ -289,7 +293,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	/* step 1: mark the old version as updated by us */
 	result = NvmRowLockForModify(rel, dirIndex, otid, cid, crosscheck, wait, tmfd,
 								 &oldtup, &page, &lock, "update", keyattrs, newtup,
-								 &want);
+								 &want, &tuplock);
 	*lockmode = want == MultiXactStatusNoKeyUpdate ?
 		LockTupleNoKeyExclusive : LockTupleExclusive;
 	bms_free(keyattrs);
@@ -356,6 +360,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 				hdr.t_infomask2 |= HEAP_HOT_UPDATED;
 			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
 			LWLockRelease(lock);
+			NvmRowLockReleaseTuple(rel, otid, &tuplock);
 			slot->tts_tid = heaptup->t_self;
 			*update_indexes = !hot;
 			if (shouldFree)
@@ -376,6 +381,8 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	if (HeapTupleHasExternal(&oldtup))
 		oldcopy = heap_copytuple(&oldtup);
 	LWLockRelease(lock);
+	/* the old version says "being updated by us" now: others wait for that */
+	NvmRowLockReleaseTuple(rel, otid, &tuplock);
 
 	/*
 	 * Step 2: store the new version.  Until step 3 the old version says

@@ -421,11 +421,17 @@ NvmRowLockSatisfies(HeapTuple tup, CommandId cid, MultiXactStatus want,
  * tuple tup (page locked exclusively).  Waits for a concurrent writer when
  * wait is set (releasing and retaking the page lock: *relocked is set and
  * the caller must re-read).  Fills tmfd for every result but TM_Ok.
+ *
+ * Before it waits it takes the row's heavyweight tuple lock, as heap does,
+ * so that waiters get the row in the order they came (*tuplock: the mode
+ * held, NoLock for none, -1 when it was skipped because we hold a row lock
+ * already; the caller releases it with NvmRowLockReleaseTuple once its
+ * change or lock is done).
  */
 static TM_Result
 NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				MultiXactStatus want, LockWaitPolicy policy, LWLock *lock,
-				TM_FailureData *tmfd, bool *relocked)
+				TM_FailureData *tmfd, bool *relocked, LOCKMODE *tuplock)
 {
 	TransactionId xwait;
 	TM_Result	result = NvmRowLockSatisfies(tup, cid, want, &xwait);
@@ -473,7 +479,20 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 		switch (policy)
 		{
 			case LockWaitBlock:
+				/*
+				 * Not when we hold a lock on the row already (we want a
+				 * stronger one): queueing behind the waiters for our own
+				 * lock would deadlock, as heap knows.
+				 */
+				if (*tuplock == NoLock &&
+					NvmRowLockHoldsAtLeast(tup->t_data, MultiXactStatusForKeyShare))
+					*tuplock = -1;
 				LWLockRelease(lock);
+				if (*tuplock == NoLock)
+				{
+					*tuplock = NvmRowLockModeOf(want);
+					LockTuple(rel, &self, *tuplock);
+				}
 				XactLockTableWait(xwait, rel, &self, XLTW_Update);
 				LWLockAcquire(lock, LW_EXCLUSIVE);
 
@@ -524,6 +543,18 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 }
 
 /*
+ * NvmRowLockReleaseTuple - release the heavyweight tuple lock NvmRowLockCheck
+ * took on tid while it waited, if any.
+ */
+void
+NvmRowLockReleaseTuple(Relation rel, ItemPointer tid, LOCKMODE *tuplock)
+{
+	if (*tuplock > NoLock)
+		UnlockTuple(rel, tid, *tuplock);
+	*tuplock = NoLock;
+}
+
+/*
  * NvmRowLockSetXmax - build in hdr the header of tup with a new xmax (one
  * transaction or a multixact) and its infomask bits; for an update or
  * delete by the current transaction also its command id.
@@ -553,16 +584,20 @@ NvmRowLockSetXmax(HeapTupleHeader hdr, HeapTuple tup, TransactionId xmax,
  * concurrent writer when wait is set.  On TM_Ok the page stays locked and
  * *tup, *page, *lock describe the tuple; any other result is returned with
  * the page unlocked and tmfd filled.  what names the operation in the
- * error for an invisible tuple.
+ * error for an invisible tuple.  On TM_Ok the caller releases *tuplock
+ * (NvmRowLockReleaseTuple) once it has changed the tuple.
  */
 TM_Result
 NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 					Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
 					HeapTuple tup, Page *page, LWLock **lock, const char *what,
-					Bitmapset *keyattrs, HeapTuple newtup, MultiXactStatus *want)
+					Bitmapset *keyattrs, HeapTuple newtup, MultiXactStatus *want,
+					LOCKMODE *tuplock)
 {
 	TM_Result	result;
 	bool		relocked;
+
+	*tuplock = NoLock;
 
 	*page = NvmRowLockPage(rel, dirIndex, tid, tup, lock, false);
 	do
@@ -576,7 +611,7 @@ NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 			MultiXactStatusNoKeyUpdate : MultiXactStatusUpdate;
 		result = NvmRowLockCheck(rel, tup, cid, crosscheck, *want,
 								 wait ? LockWaitBlock : LockWaitSkip, *lock,
-								 tmfd, &relocked);
+								 tmfd, &relocked, tuplock);
 	} while (relocked);
 	if (result == TM_Invisible)
 	{
@@ -586,7 +621,10 @@ NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 				 errmsg("attempted to %s invisible tuple", what)));
 	}
 	if (result != TM_Ok)
+	{
 		LWLockRelease(*lock);
+		NvmRowLockReleaseTuple(rel, tid, tuplock);
+	}
 	return result;
 }
 
@@ -747,6 +785,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 		Page		page;
 		TM_Result	result;
 		bool		relocked;
+		LOCKMODE	tuplock = NoLock;
 		MultiXactStatus want = NvmRowLockStatusOf(mode);
 
 		if (ItemPointerGetBlockNumber(&ctid) >= NvmPoolRelNBlocks(dirIndex))
@@ -806,12 +845,15 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			NvmSetTuple(&tup, rel, page, ItemPointerGetBlockNumber(&ctid),
 						ItemPointerGetOffsetNumber(&ctid));
 			result = NvmRowLockCheck(rel, &tup, cid, InvalidSnapshot, want,
-									 wait_policy, lock, tmfd, &relocked);
+									 wait_policy, lock, tmfd, &relocked,
+									 &tuplock);
 		} while (relocked);
 
 		if (result == TM_Updated &&
 			(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION))
 		{
+			ItemPointerData next = tup.t_data->t_ctid;
+
 			/* a row moved to another partition has no newer version here */
 			if (HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
 			{
@@ -821,8 +863,9 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 						 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
 			}
 			priorXmax = HeapTupleHeaderGetUpdateXid(tup.t_data);
-			ctid = tup.t_data->t_ctid;
 			LWLockRelease(lock);
+			NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
+			ctid = next;
 			/* the caller goes on with the newest version: tell it where */
 			*tid = ctid;
 			tmfd->traversed = true;
@@ -837,6 +880,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			 */
 			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 			LWLockRelease(lock);
+			NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 			return result;
 		}
 
@@ -858,6 +902,8 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			tmfd->xmax = updater;
 			tmfd->cmax = InvalidCommandId;
 			LWLockRelease(lock);
+			/* our lock is in place: later waiters queue on it now */
+			NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 
 			/*
 			 * A compatible update, running or committed: lock its new
@@ -888,6 +934,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 		}
 		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 		LWLockRelease(lock);
+		NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 		return TM_Ok;
 	}
 }
