@@ -84,6 +84,22 @@ NvmSetTuple(HeapTuple tup, Relation rel, Page page, BlockNumber blkno,
 	ItemPointerSet(&tup->t_self, blkno, off);
 }
 
+/*
+ * NvmPruneChainStep - the next member of the HOT chain after tup, or
+ * InvalidOffsetNumber at the end of the chain.  *priorXmax gets the xid
+ * the next member must have as its xmin (nvm_prune.c follows chains).
+ */
+static inline OffsetNumber
+NvmPruneChainStep(HeapTuple tup, TransactionId *priorXmax)
+{
+	if (!HeapTupleIsHotUpdated(tup))
+		return InvalidOffsetNumber;
+	Assert(ItemPointerGetBlockNumber(&tup->t_data->t_ctid) ==
+		   ItemPointerGetBlockNumber(&tup->t_self));
+	*priorXmax = HeapTupleHeaderGetUpdateXid(tup->t_data);
+	return ItemPointerGetOffsetNumber(&tup->t_data->t_ctid);
+}
+
 /* nvm_guc.c */
 extern void NvmGucDefine(void);
 
@@ -175,10 +191,9 @@ extern Page NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid,
 						   HeapTuple tup, LWLock **lockp, bool missing_ok);
 extern bool NvmRowLockAttrsEqual(Relation rel, Bitmapset *attrs,
 								 HeapTuple oldtup, HeapTuple newtup);
-extern bool NvmRowLockHoldsAtLeast(HeapTupleHeader t, MultiXactStatus want);
 extern TransactionId NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want,
 									   TransactionId myxid, uint16 *infomask,
-									   uint16 *infomask2, bool *others);
+									   uint16 *infomask2, bool *lockers);
 extern void NvmRowLockSetXmax(HeapTupleHeader hdr, HeapTuple tup,
 							  TransactionId xmax, CommandId cid,
 							  uint16 infomask, uint16 infomask2, bool byMe);
@@ -203,7 +218,6 @@ extern OffsetNumber NvmPruneChainNext(Page page, BlockNumber blkno,
 extern OffsetNumber NvmPruneChainStart(Page page, OffsetNumber root);
 extern void NvmPruneGetRootTuples(Page page, BlockNumber blkno,
 								  OffsetNumber *roots);
-extern OffsetNumber NvmPruneChainStep(HeapTuple tup, TransactionId *priorXmax);
 extern bool NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno,
 								OffsetNumber *off, bool atRoot,
 								TransactionId priorXmax, HeapTuple tup);

@@ -199,7 +199,7 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	TransactionId xmax;
 	uint16		bits;
 	uint16		bits2;
-	bool		others;
+	bool		lockers;
 
 	NvmCommitBeforeWrite();
 	result = NvmRowLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
@@ -208,7 +208,7 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	if (result != TM_Ok)
 		return result;
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
-	xmax = NvmRowLockNewXmax(tup.t_data, want, xid, &bits, &bits2, &others);
+	xmax = NvmRowLockNewXmax(tup.t_data, want, xid, &bits, &bits2, &lockers);
 	NvmRowLockSetXmax(&hdr, &tup, xmax, cid, bits, bits2, true);
 	if (changingPart)
 		HeapTupleHeaderSetMovedPartitions(&hdr);
@@ -280,7 +280,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	uint16		lockersMask = 0;
 	uint16		bits;
 	uint16		bits2;
-	bool		others;
+	bool		lockers;
 
 	*update_indexes = true;
 	NvmCommitBeforeWrite();
@@ -307,14 +307,14 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	 * The new xmax keeps the FOR KEY SHARE lockers of a row whose key stays;
 	 * as in heap, they hold the new version as well.
 	 */
-	xmax = NvmRowLockNewXmax(oldtup.t_data, want, xid, &bits, &bits2, &others);
+	xmax = NvmRowLockNewXmax(oldtup.t_data, want, xid, &bits, &bits2, &lockers);
 
 	/*
 	 * A lock we hold ourselves stays on the new version as well (heap keeps
 	 * it, as a key-share lock: INSERT ... ON CONFLICT DO UPDATE locks the
 	 * row, then updates it, and RETURNING xmax shows the updater).
 	 */
-	if (others || NvmRowLockHoldsAtLeast(oldtup.t_data, MultiXactStatusForKeyShare))
+	if (lockers)
 	{
 		lockersXmax = HeapTupleHeaderGetRawXmax(oldtup.t_data);
 		lockersMask = (oldtup.t_data->t_infomask & HEAP_XMAX_IS_MULTI) ?

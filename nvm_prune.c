@@ -124,22 +124,6 @@ NvmPruneGetRootTuples(Page page, BlockNumber blkno, OffsetNumber *roots)
 }
 
 /*
- * NvmPruneChainStep - the next member of the HOT chain after tup, or
- * InvalidOffsetNumber at the end of the chain.  *priorXmax gets the xid
- * the next member must have as its xmin.
- */
-OffsetNumber
-NvmPruneChainStep(HeapTuple tup, TransactionId *priorXmax)
-{
-	if (!HeapTupleIsHotUpdated(tup))
-		return InvalidOffsetNumber;
-	Assert(ItemPointerGetBlockNumber(&tup->t_data->t_ctid) ==
-		   ItemPointerGetBlockNumber(&tup->t_self));
-	*priorXmax = HeapTupleHeaderGetUpdateXid(tup->t_data);
-	return ItemPointerGetOffsetNumber(&tup->t_data->t_ctid);
-}
-
-/*
  * NvmPruneChainMember - point tup at the chain member at off, or return false
  * when off does not hold one (a broken or pruned chain).  A root may be a
  * redirect; members after the root are heap-only tuples created by

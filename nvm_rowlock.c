@@ -253,7 +253,7 @@ NvmRowLockUnlinkedUpdater(HeapTuple tup)
  * NvmRowLockHoldsAtLeast - does the current transaction (under any of its xids)
  * hold a lock on t at least as strong as want?  Caller holds the page lock.
  */
-bool
+static bool
 NvmRowLockHoldsAtLeast(HeapTupleHeader t, MultiXactStatus want)
 {
 	MultiXactMember *holders;
@@ -306,16 +306,19 @@ NvmRowLockBits(MultiXactStatus status, bool lockOnly, uint16 *infomask,
  * NvmRowLockNewXmax - the xmax of t once the current transaction (as myxid) takes
  * it with status want, keeping the other running holders (all compatible
  * with want: the caller waited for the others).  Returns the xmax and its
- * infomask bits; *others tells whether other holders remain.
+ * infomask bits; *lockers tells whether locks remain beside want: other
+ * holders, or a lock the current transaction held (an update carries them
+ * to the new version).
  */
 TransactionId
 NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
-				  uint16 *infomask, uint16 *infomask2, bool *others)
+				  uint16 *infomask, uint16 *infomask2, bool *lockers)
 {
 	MultiXactMember *holders;
 	int			n = NvmRowLockHolders(t, &holders);
 	MultiXactMember *members = palloc((n + 2) * sizeof(MultiXactMember));
 	TransactionId updater = NvmRowLockUpdater(t);
+	bool		ownLock = false;
 	int			nmembers = 0;
 	MultiXactStatus mine = want;
 	MultiXactStatus strongest;
@@ -335,6 +338,7 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 			 */
 			if (NvmRowLockIsUpdate(holders[i].status))
 				continue;
+			ownLock = true;
 			if (!NvmRowLockIsUpdate(want) && holders[i].status > mine)
 				mine = holders[i].status;
 			else if (want == MultiXactStatusNoKeyUpdate &&
@@ -352,7 +356,7 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 			continue;
 		members[nmembers++] = holders[i];
 	}
-	*others = nmembers > 0;
+	*lockers = nmembers > 0 || ownLock;
 
 	/*
 	 * A committed update stays recorded next to the new lock: the version is
@@ -674,11 +678,11 @@ NvmRowLockJoin(Page page, HeapTuple tup, MultiXactStatus want, CommandId cid)
 	HeapTupleHeaderData hdr;
 	uint16		bits;
 	uint16		bits2;
-	bool		others;
+	bool		lockers;
 	TransactionId xmax;
 
 	xmax = NvmRowLockNewXmax(tup->t_data, want, GetCurrentTransactionId(),
-							 &bits, &bits2, &others);
+							 &bits, &bits2, &lockers);
 	NvmRowLockSetXmax(&hdr, tup, xmax, cid, bits, bits2, false);
 	/* with an updater among the holders, keep its link to the new version */
 	if (!(bits & HEAP_XMAX_LOCK_ONLY))

@@ -42,7 +42,6 @@ import argparse
 import difflib
 import glob
 import os
-import pwd
 import re
 import shutil
 import subprocess
