@@ -73,6 +73,7 @@ nvm_shmem_request(void)
 	size = add_size(size, NvmXlogShmemSize());
 	size = add_size(size, NvmCommitShmemSize());
 	size = add_size(size, NvmRecoveryShmemSize());
+	size = add_size(size, NvmVismapShmemSize());
 	RequestAddinShmemSpace(size);
 	NvmPoolRequestLocks();
 }
@@ -88,6 +89,9 @@ nvm_shmem_startup(void)
 	NvmXlogShmemInit();
 	NvmCommitShmemInit();
 	NvmRecoveryShmemInit();
+	if (!IsUnderPostmaster)
+		NvmVismapResetAtStartup();
+	NvmVismapShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -470,7 +474,6 @@ nvm_relation_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
 									   allvisfrac,
 									   NVM_OVERHEAD_BYTES_PER_TUPLE,
 									   NVM_USABLE_BYTES_PER_PAGE);
-	*allvisfrac = 0;
 }
 
 /* ------------------------------------------------------------------------

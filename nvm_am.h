@@ -15,6 +15,7 @@
  *	  nvm_prune.c		HOT chains and pruning decisions
  *	  nvm_vacuum.c		VACUUM, VACUUM FULL and CLUSTER
  *	  nvm_visibility.c	MVCC visibility of tuples
+ *	  nvm_vismap.c		the visibility map (all-visible, all-frozen pages)
  *	  nvm_check.c		nvm_am_check()
  *	  nvm_monitor.c		nvm_am_stats, nvm_am_pool_info()
  *
@@ -247,5 +248,17 @@ extern bool NvmTupleDeadToAll(Relation rel, HeapTuple tup,
 							  TransactionId *deleter);
 extern void NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
 									 Snapshot snapshot);
+
+/* nvm_vismap.c */
+extern Size NvmVismapShmemSize(void);
+extern void NvmVismapShmemInit(void);
+extern void NvmVismapResetAtStartup(void);
+extern void NvmVismapPin(Relation rel, BlockNumber blkno, Buffer *vmbuf);
+extern void NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno,
+						 Buffer vmbuf, uint8 flags);
+extern void NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno,
+						   uint8 flags);
+extern uint8 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
+								 TransactionId OldestXmin);
 
 #endif							/* NVM_AM_H */

@@ -31,6 +31,7 @@
 
 #include "access/heaptoast.h"
 #include "access/multixact.h"
+#include "access/visibilitymap.h"
 #include "access/xact.h"
 #include "catalog/catalog.h"
 #include "executor/tuptable.h"
@@ -48,10 +49,6 @@
 /* the free space a page must have to take a tuple too big for a fillfactor */
 #define NVM_NEARLY_EMPTY_FREE_SPACE \
 	(MaxHeapTupleSize - (MaxHeapTuplesPerPage / 8 * sizeof(ItemIdData)))
-
-/* backend-local insertion target, like heap's rd_targblock */
-static int	target_dir_index = -1;
-static BlockNumber target_block = InvalidBlockNumber;
 
 /*
  * NvmModifyPrepareInsert - set the header of a tuple to insert and TOAST it if
@@ -208,6 +205,8 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	if (result != TM_Ok)
 		return result;
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+	NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(tid),
+				   VISIBILITYMAP_VALID_BITS);
 	xmax = NvmRowLockNewXmax(tup.t_data, want, xid, &bits, &bits2, &lockers);
 	NvmRowLockSetXmax(&hdr, &tup, xmax, cid, bits, bits2, true);
 	if (changingPart)
@@ -322,6 +321,8 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 			(HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK);
 	}
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
+	NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(otid),
+				   VISIBILITYMAP_VALID_BITS);
 
 	/*
 	 * When no TOAST work is needed, the new version goes on the page of the
@@ -468,6 +469,7 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 {
 	BlockNumber nblocks;
 	BlockNumber blkno;
+	BlockNumber target;
 	int			fsmTries = 0;
 	Size		len = MAXALIGN(tup->t_len);
 	Size		saveFreeSpace;
@@ -492,11 +494,23 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 		targetFreeSpace = len + saveFreeSpace;
 	reserve = targetFreeSpace - len;
 
+	/*
+	 * As heap: the page this backend last inserted into (kept with the
+	 * relation's smgr entry), else one the free space map offers, else the
+	 * last page.
+	 */
 	nblocks = NvmPoolRelNBlocks(dirIndex);
-	if (target_dir_index == dirIndex && target_block < nblocks)
-		blkno = target_block;
-	else
-		blkno = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
+	target = RelationGetTargetBlock(rel);
+	if (target == InvalidBlockNumber || target >= nblocks)
+	{
+		target = nblocks > 0 ? GetPageWithFreeSpace(rel, targetFreeSpace) :
+			InvalidBlockNumber;
+		if (target >= nblocks)
+			target = InvalidBlockNumber;
+		fsmTries = 1;
+	}
+	blkno = target != InvalidBlockNumber ? target :
+		nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
 
 	for (;;)
 	{
@@ -508,6 +522,7 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			OffsetNumber off;
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
+			NvmVismapClear(rel, dirIndex, blkno, VISIBILITYMAP_VALID_BITS);
 			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
 							  reserve);
 			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
@@ -517,14 +532,13 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			if (off == InvalidOffsetNumber)
 			{
 				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
-				if (dirIndex == target_dir_index && blkno == target_block)
+				if (blkno == RelationGetTargetBlock(rel))
 					IplSeal(dirIndex, blkno);
 			}
 			LWLockRelease(lock);
 			if (off != InvalidOffsetNumber)
 			{
-				target_dir_index = dirIndex;
-				target_block = blkno;
+				RelationSetTargetBlock(rel, blkno);
 				return;
 			}
 		}

@@ -28,6 +28,7 @@
 #include "postgres.h"
 
 #include "access/multixact.h"
+#include "access/visibilitymap.h"
 #include "access/xact.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
@@ -670,10 +671,12 @@ NvmRowLockAttrsEqual(Relation rel, Bitmapset *attrs, HeapTuple oldtup, HeapTuple
 /*
  * NvmRowLockJoin - add the current transaction's lock of strength want to
  * the holders of tup (a multixact when others hold it).  Caller holds the
- * page lock exclusively and made sure no running holder conflicts.
+ * page lock exclusively and made sure no running holder conflicts.  As in
+ * heap, the page stays all-visible but is no longer all-frozen.
  */
 static void
-NvmRowLockJoin(Page page, HeapTuple tup, MultiXactStatus want, CommandId cid)
+NvmRowLockJoin(Relation rel, int dirIndex, Page page, HeapTuple tup,
+			   MultiXactStatus want, CommandId cid)
 {
 	HeapTupleHeaderData hdr;
 	uint16		bits;
@@ -684,6 +687,8 @@ NvmRowLockJoin(Page page, HeapTuple tup, MultiXactStatus want, CommandId cid)
 	xmax = NvmRowLockNewXmax(tup->t_data, want, GetCurrentTransactionId(),
 							 &bits, &bits2, &lockers);
 	NvmRowLockSetXmax(&hdr, tup, xmax, cid, bits, bits2, false);
+	NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(&tup->t_self),
+				   VISIBILITYMAP_ALL_FROZEN);
 	/* with an updater among the holders, keep its link to the new version */
 	if (!(bits & HEAP_XMAX_LOCK_ONLY))
 	{
@@ -754,7 +759,8 @@ NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 		if (!(TransactionIdIsValid(updater) &&
 			  TransactionIdIsCurrentTransactionId(updater)) &&
 			!NvmRowLockHoldsAtLeast(tup.t_data, want))
-			NvmRowLockJoin(page, &tup, want, GetCurrentCommandId(false));
+			NvmRowLockJoin(rel, dirIndex, page, &tup, want,
+						   GetCurrentCommandId(false));
 		LWLockRelease(lock);
 		if (!TransactionIdIsValid(updater) || ItemPointerEquals(&next, &ctid) ||
 			HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
@@ -900,7 +906,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			ItemPointerData next = tup.t_data->t_ctid;
 			TransactionId updater = NvmRowLockUpdater(tup.t_data);
 
-			NvmRowLockJoin(page, &tup, want, cid);
+			NvmRowLockJoin(rel, dirIndex, page, &tup, want, cid);
 			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
 			tmfd->ctid = next;
 			tmfd->xmax = updater;

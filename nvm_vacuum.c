@@ -11,8 +11,10 @@
  *	  bring back index entries for a TID that was reused -- and only then
  *	  frees the line pointers.  It freezes xmins older than the freeze
  *	  limit, forgets finished lockers and aborted deleters, sets
- *	  relfrozenxid to the oldest xid left, and records each page's free
- *	  space in the free space map.
+ *	  relfrozenxid to the oldest xid left, marks the pages whose tuples
+ *	  are all visible to everyone (and frozen) in the visibility map
+ *	  (nvm_vismap.c), and records each page's free space in the free space
+ *	  map.
  *
  * Locks: VACUUM's ShareUpdateExclusiveLock on the table; the page lock,
  * exclusively, while one page is pruned and frozen.  VACUUM FULL and
@@ -29,6 +31,7 @@
 #include "access/multixact.h"
 #include "access/tableam.h"
 #include "access/transam.h"
+#include "access/visibilitymap.h"
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/storage.h"
@@ -86,6 +89,21 @@ NvmVacuumTidReaped(ItemPointer itemptr, void *state)
 }
 
 /*
+ * NvmVacuumMarkVisible - set the page's bits in the visibility map if all
+ * its tuples are visible to everyone (and frozen).  Caller holds the page's
+ * lock and pinned the map page (NvmVismapPin).
+ */
+static void
+NvmVacuumMarkVisible(Relation rel, int dirIndex, BlockNumber blkno, Page page,
+					 TransactionId OldestXmin, Buffer vmbuf)
+{
+	uint8		flags = NvmVismapPageStatus(rel, page, blkno, OldestXmin);
+
+	if (flags != 0)
+		NvmVismapSet(rel, dirIndex, blkno, vmbuf, flags);
+}
+
+/*
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
  * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
  * unfrozen.
@@ -101,7 +119,7 @@ static void
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			  TransactionId OldestXmin, TransactionId FreezeLimit,
 			  NvmDeadTids *dead, double *live, double *deadrows,
-			  TransactionId *frozenXid)
+			  TransactionId *frozenXid, Buffer *vmbuf)
 {
 	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 	Page		page;
@@ -109,6 +127,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	bool		mayFreeze = true;
 	HTSV_Result status[MaxHeapTuplesPerPage + 1];
 
+	NvmVismapPin(rel, blkno, vmbuf);
 	LWLockAcquire(lock, LW_EXCLUSIVE);
 	(void) NvmPrunePage(rel, dirIndex, blkno, true, OldestXmin);
 	page = IplGetPage(dirIndex, blkno);
@@ -210,15 +229,19 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
 			*frozenXid = xmax;
 	}
+	NvmVacuumMarkVisible(rel, dirIndex, blkno, IplGetPage(dirIndex, blkno),
+						 OldestXmin, *vmbuf);
 	LWLockRelease(lock);
 }
 
 /*
  * NvmVacuumFreeDeadTids - free the dead line pointers collected by VACUUM; their
- * index entries are gone.
+ * index entries are gone.  A page left with visible tuples only is marked
+ * so in the visibility map.
  */
 static void
-NvmVacuumFreeDeadTids(int dirIndex, NvmDeadTids *dead)
+NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
+					  TransactionId OldestXmin, Buffer *vmbuf)
 {
 	int64		i = 0;
 
@@ -236,8 +259,11 @@ NvmVacuumFreeDeadTids(int dirIndex, NvmDeadTids *dead)
 			offs[n++] = ItemPointerGetOffsetNumber(&dead->tids[i]);
 			i++;
 		}
+		NvmVismapPin(rel, blkno, vmbuf);
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		IplSetUnused(IplGetPage(dirIndex, blkno), offs, n);
+		NvmVacuumMarkVisible(rel, dirIndex, blkno, IplGetPage(dirIndex, blkno),
+							 OldestXmin, *vmbuf);
 		LWLockRelease(lock);
 	}
 }
@@ -262,7 +288,8 @@ NvmVacuumIndexInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
 static void
 NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 				   IndexBulkDeleteResult **istats, double live,
-				   BufferAccessStrategy bstrategy, NvmDeadTids *dead)
+				   BufferAccessStrategy bstrategy, NvmDeadTids *dead,
+				   TransactionId OldestXmin, Buffer *vmbuf)
 {
 	for (int i = 0; i < nindexes; i++)
 	{
@@ -280,7 +307,7 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 	 * the index deletions.)
 	 */
 	XLogFlush(XactLastRecEnd);
-	NvmVacuumFreeDeadTids(dirIndex, dead);
+	NvmVacuumFreeDeadTids(rel, dirIndex, dead, OldestXmin, vmbuf);
 	dead->n = 0;
 }
 
@@ -392,6 +419,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	Relation   *Irel = NULL;
 	int			nindexes = 0;
 	IndexBulkDeleteResult **istats;
+	Buffer		vmbuf = InvalidBuffer;
+	BlockNumber allVisible;
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
 							  MaxHeapTuplesPerPage);
 
@@ -419,15 +448,17 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		CHECK_FOR_INTERRUPTS();
 		vacuum_delay_point();
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
-					  &dead, &live, &deadrows, &frozenXid);
+					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
 		/* dead TIDs are kept within maintenance_work_mem: pass over now */
 		if (dead.n >= maxDead)
 			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
-							   bstrategy, &dead);
+							   bstrategy, &dead, OldestXmin, &vmbuf);
 	}
 	if (dead.n > 0)
 		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
-						   bstrategy, &dead);
+						   bstrategy, &dead, OldestXmin, &vmbuf);
+	if (BufferIsValid(vmbuf))
+		ReleaseBuffer(vmbuf);
 	if (dead.tids)
 		pfree(dead.tids);
 
@@ -463,7 +494,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	}
 	FreeSpaceMapVacuum(rel);
 
-	vac_update_relstats(rel, nblocks, live, 0, nindexes > 0,
+	visibilitymap_count(rel, &allVisible, NULL);
+	vac_update_relstats(rel, nblocks, live, Min(allVisible, nblocks), nindexes > 0,
 						frozenXid, OldestMxact, NULL, NULL, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 (PgStat_Counter) live, (PgStat_Counter) deadrows);

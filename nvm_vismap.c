@@ -1,0 +1,213 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_vismap.c
+ *	  The visibility map of nvm_am tables: which pages hold only tuples
+ *	  visible to every transaction (all-visible) and need no freezing
+ *	  (all-frozen).  Index-only scans, bitmap scans that need no columns,
+ *	  the planner (pg_class.relallvisible) and ANALYZE read it through
+ *	  PostgreSQL's own visibility-map code, so it is PostgreSQL's
+ *	  visibility-map fork of the relation, in shared buffers, in heap's
+ *	  format.  VACUUM sets the bits (NvmVismapSet); every change to a page
+ *	  clears them first (NvmVismapClear), a row lock clears all-frozen.
+ *
+ *	  Unlike heap, nvm_am writes no WAL for the map: the pool's pages are
+ *	  durable the moment they change, the map only at the next checkpoint,
+ *	  so after a crash the map on disk may claim pages that changed since.
+ *	  Such a bit must never be believed: every start of the server (and
+ *	  every reinitialisation after a backend crash) removes the map forks
+ *	  of all nvm_am relations before any backend runs
+ *	  (NvmVismapResetAtStartup).  VACUUM builds them again.
+ *
+ *	  Heap avoids reading the map on every change through PD_ALL_VISIBLE in
+ *	  the page header.  Here a flag per relation in shared memory says
+ *	  whether the relation may have bits set at all (VACUUM raised it since
+ *	  the server started); a table never vacuumed pays nothing, one that
+ *	  was pays one look at a pinned map page per change.
+ *
+ * Locks: the caller of NvmVismapSet and NvmVismapClear holds the page's
+ * lock (NvmPoolPageLock), exclusively for Clear, in either mode for Set:
+ * so a bit is set only while nobody can change the page, and a change sees
+ * the bit that VACUUM set.  The map page's buffer lock is taken under the
+ * page lock, never the other way round.  NvmVismapSet's caller pinned the
+ * map page beforehand (NvmVismapPin): extending the map takes the
+ * relation's extension lock, which must not be waited for under a page
+ * lock.
+ *
+ * On-pool layout: none (the map lives in the relation's _vm fork).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <unistd.h>
+
+#include "access/visibilitymap.h"
+#include "common/relpath.h"
+#include "port/atomics.h"
+#include "storage/bufmgr.h"
+#include "storage/shmem.h"
+
+#include "nvm_am.h"
+
+/* heap's map layout (visibilitymap.c): two bits per page after a header */
+#define VISMAP_BYTES_PER_PAGE	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
+#define VISMAP_BLOCKS_PER_BYTE	(BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
+#define VISMAP_BLOCKS_PER_PAGE	(VISMAP_BYTES_PER_PAGE * VISMAP_BLOCKS_PER_BYTE)
+
+/* per directory entry: may the relation's map have bits set? */
+static pg_atomic_uint32 *vismap_may_have_bits = NULL;
+
+Size
+NvmVismapShmemSize(void)
+{
+	return mul_size(NvmPoolDirSize(), sizeof(pg_atomic_uint32));
+}
+
+/*
+ * NvmVismapShmemInit - the per-relation flags, all clear: the caller
+ * removed every map fork before (NvmVismapResetAtStartup).  Caller holds
+ * AddinShmemInitLock.
+ */
+void
+NvmVismapShmemInit(void)
+{
+	bool		found;
+	int			n = NvmPoolDirSize();
+
+	vismap_may_have_bits = ShmemInitStruct("nvm_am visibility map flags",
+										   NvmVismapShmemSize(), &found);
+	if (!found)
+		for (int i = 0; i < n; i++)
+			pg_atomic_init_u32(&vismap_may_have_bits[i], 0);
+}
+
+/*
+ * NvmVismapResetAtStartup - remove the visibility-map fork of every
+ * relation in the pool directory.  Called in the postmaster while it sets
+ * up shared memory, before any process that could read a map exists.
+ * A fork that cannot be removed keeps the server from starting: a stale
+ * bit would make index-only scans return deleted rows.
+ */
+void
+NvmVismapResetAtStartup(void)
+{
+	int			n = NvmPoolDirSize();
+
+	for (int i = 0; i < n; i++)
+	{
+		RelFileNode node;
+		uint64		state;
+		char	   *path;
+
+		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED))
+			continue;
+		path = relpathperm(node, VISIBILITYMAP_FORKNUM);
+		if (unlink(path) != 0 && errno != ENOENT)
+			ereport(FATAL,
+					(errcode_for_file_access(),
+					 errmsg("could not remove visibility map \"%s\" of an nvm_am relation: %m",
+							path),
+					 errdetail("The map may claim pages that changed before the server stopped."),
+					 errhint("Remove the file by hand and start the server again.")));
+		pfree(path);
+	}
+}
+
+/*
+ * NvmVismapPin - pin the map page for blkno into *vmbuf, extending the map
+ * as needed.  Caller holds no page lock.
+ */
+void
+NvmVismapPin(Relation rel, BlockNumber blkno, Buffer *vmbuf)
+{
+	visibilitymap_pin(rel, blkno, vmbuf);
+}
+
+/*
+ * NvmVismapSet - set flags (VISIBILITYMAP_ALL_VISIBLE, _ALL_FROZEN) for
+ * blkno.  Caller holds the page's lock and pinned the map page with
+ * NvmVismapPin.  No WAL: the map does not outlive a restart.
+ */
+void
+NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno, Buffer vmbuf,
+			 uint8 flags)
+{
+	BlockNumber mapBlock = blkno / VISMAP_BLOCKS_PER_PAGE;
+	uint32		mapByte = (blkno % VISMAP_BLOCKS_PER_PAGE) / VISMAP_BLOCKS_PER_BYTE;
+	uint8		mapShift = (blkno % VISMAP_BLOCKS_PER_BYTE) * BITS_PER_HEAPBLOCK;
+	uint8	   *map;
+
+	Assert(flags != 0 && (flags & ~VISIBILITYMAP_VALID_BITS) == 0);
+	if (!BufferIsValid(vmbuf) || BufferGetBlockNumber(vmbuf) != mapBlock)
+		elog(ERROR, "nvm_am: wrong visibility map page pinned for block %u", blkno);
+
+	/* first say that the map may have bits, then set one */
+	if (pg_atomic_read_u32(&vismap_may_have_bits[dirIndex]) == 0)
+		pg_atomic_write_u32(&vismap_may_have_bits[dirIndex], 1);
+	pg_memory_barrier();
+
+	LockBuffer(vmbuf, BUFFER_LOCK_EXCLUSIVE);
+	map = (uint8 *) PageGetContents(BufferGetPage(vmbuf));
+	if (((map[mapByte] >> mapShift) & flags) != flags)
+	{
+		map[mapByte] |= flags << mapShift;
+		MarkBufferDirty(vmbuf);
+	}
+	LockBuffer(vmbuf, BUFFER_LOCK_UNLOCK);
+}
+
+/*
+ * NvmVismapClear - clear flags for blkno before its page changes.  Caller
+ * holds the page's lock exclusively.
+ */
+void
+NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno, uint8 flags)
+{
+	Buffer		vmbuf = InvalidBuffer;
+
+	if (pg_atomic_read_u32(&vismap_may_have_bits[dirIndex]) == 0)
+		return;
+	if (visibilitymap_get_status(rel, blkno, &vmbuf) & flags)
+		visibilitymap_clear(rel, blkno, vmbuf, flags);
+	if (BufferIsValid(vmbuf))
+		ReleaseBuffer(vmbuf);
+}
+
+/*
+ * NvmVismapPageStatus - what VACUUM may set for a page: all-visible when
+ * every tuple is live, committed and older than OldestXmin and no line
+ * pointer is dead; all-frozen when besides no tuple has an xid left to
+ * freeze.  Caller holds the page's lock.
+ */
+uint8
+NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
+					TransactionId OldestXmin)
+{
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	bool		frozen = true;
+
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+		TransactionId xmin;
+
+		if (ItemIdIsDead(lp))
+			return 0;
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		if (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL) != HEAPTUPLE_LIVE)
+			return 0;
+		xmin = HeapTupleHeaderGetXmin(tup.t_data);
+		if (!HeapTupleHeaderXminFrozen(tup.t_data))
+		{
+			if (!TransactionIdPrecedes(xmin, OldestXmin))
+				return 0;
+			frozen = false;
+		}
+		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID))
+			frozen = false;
+	}
+	return VISIBILITYMAP_ALL_VISIBLE | (frozen ? VISIBILITYMAP_ALL_FROZEN : 0);
+}

@@ -1,0 +1,111 @@
+# 012_vismap_crash.pl - the visibility map of nvm_am tables across a crash
+# and a restart.
+#
+# nvm_am writes no WAL for the map: a page change is durable in the pool at
+# once, the map only at the next checkpoint.  A crash after a checkpoint
+# that wrote the map with a page's bit set, and after a delete on that page
+# that cleared the bit in shared buffers only, leaves the bit set on disk.
+# The server must not believe it: after the restart an index-only scan must
+# not return the deleted rows (it would, answering from the index alone).
+# A backend crash (the postmaster resets shared memory) and a clean restart
+# start with an empty map too; VACUUM builds it again.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
+
+my $node = nvm_node('vismap', "restart_after_crash = on\n");
+
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+# count and sum by an index-only scan, and its heap fetches
+sub ios
+{
+	my $plan = sql(q{
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT a FROM t WHERE a <= 1000});
+	like($plan, qr/Index Only Scan/, 'the plan is an index-only scan');
+	my ($fetches) = $plan =~ /Heap Fetches: (\d+)/;
+	my $res = sql(q{
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT count(*), sum(a) FROM t WHERE a <= 1000});
+	return ($res, $fetches);
+}
+
+sub visible_pages
+{
+	return sql(q{SELECT count(*) FILTER (WHERE all_visible) FROM pg_visibility_map('t')});
+}
+
+sql(q{
+CREATE EXTENSION nvm_am;
+CREATE EXTENSION pg_visibility;
+CREATE TABLE t (a int PRIMARY KEY, pad text) USING nvm_am;
+INSERT INTO t SELECT g, repeat('x', 40) FROM generate_series(1, 1000) g;
+VACUUM t;
+CHECKPOINT;
+});
+my ($res, $fetches) = ios();
+is($res, '1000|500500', 'all rows by an index-only scan');
+is($fetches, 0, 'after VACUUM no heap fetches');
+cmp_ok(visible_pages(), '>', 0, 'VACUUM set the map');
+
+# the delete clears the bits in shared buffers; the checkpoint wrote them set
+sql(q{DELETE FROM t WHERE a <= 500});
+($res, $fetches) = ios();
+is($res, '500|375250', 'the delete is seen before the crash');
+
+# crash the server
+ok(kill_server($node), 'server gone after SIGKILL');
+$node->start;
+
+($res, $fetches) = ios();
+is($res, '500|375250', 'after the crash the deleted rows stay deleted');
+is(visible_pages(), 0, 'the map is empty after the crash');
+is(sql(q{SELECT count(*) FROM nvm_am_check('t')}), '0', 'nvm_am_check clean');
+
+sql(q{VACUUM t});
+($res, $fetches) = ios();
+is($res, '500|375250', 'after VACUUM the same rows');
+is($fetches, 0, 'after VACUUM no heap fetches again');
+
+# a backend crash: the postmaster resets shared memory, the map goes too
+sql(q{CHECKPOINT});
+sql(q{DELETE FROM t WHERE a > 900});
+# kill a backend with SIGKILL while it waits in a query
+my $sleeper = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', 'SELECT pg_sleep(60)' ],
+	'>', \my $out, '2>', \my $err);
+my $spid;
+for (1 .. 100)
+{
+	$spid = sql(q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'});
+	last if $spid;
+	select(undef, undef, undef, 0.1);
+}
+ok($spid, 'a backend waits');
+kill 'KILL', $spid;
+$sleeper->finish;
+ok($node->poll_query_until('postgres', 'SELECT 1', '1'), 'the server is back after the backend crash');
+($res, $fetches) = ios();
+is($res, '400|280200', 'after the backend crash the deleted rows stay deleted');
+is(visible_pages(), 0, 'the map is empty after the backend crash');
+
+# a clean restart starts with an empty map as well
+sql(q{VACUUM t});
+cmp_ok(visible_pages(), '>', 0, 'VACUUM set the map again');
+$node->restart;
+is(visible_pages(), 0, 'the map is empty after a clean restart');
+($res, $fetches) = ios();
+is($res, '400|280200', 'the rows after the clean restart');
+sql(q{VACUUM t});
+($res, $fetches) = ios();
+is($fetches, 0, 'and VACUUM sets it again');
+is(sql(q{SELECT count(*) FROM nvm_am_check('t')}), '0', 'nvm_am_check clean at the end');
+
+done_testing();
