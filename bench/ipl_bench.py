@@ -79,7 +79,7 @@ def result(workload, am, logsize, res):
 
 
 def counters_stats(db):
-    return dict(rb.psql(db, "SELECT name, value FROM nvm_am_stats"))
+    return dict(rb.psql(db, "SELECT name, value FROM nvm_am.nvm_am_stats"))
 
 
 def timed_scan(setup, sql, runs):

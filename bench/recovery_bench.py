@@ -10,7 +10,7 @@ start the server again and time the first answered query.  Reported:
               processes to be reaped (PID 1 reaps late here)
   redo_s      PostgreSQL's WAL replay ("redo done ... elapsed"; heap's part
               of the restart, and nvm_am's index WAL)
-  nvm_ms      nvm_am's own recovery (nvm_am_stats.recovery_us: rebuild of
+  nvm_ms      nvm_am's own recovery (nvm_am.nvm_am_stats.recovery_us: rebuild of
               the allocation state from the page tables + resolution of the
               transaction slots and the commit log)
   winners / losers   transactions nvm_am recovery committed from its commit
@@ -63,7 +63,7 @@ def measure(am, scale, rows):
     env = dict(env)
     env["PGAPPNAME"] = "pgbench"
     ok, elapsed, gone_s = rb.crash_during_pgbench(db, env, RUN_S)
-    stats = dict(rb.psql(db, "SELECT name, value FROM nvm_am_stats"))
+    stats = dict(rb.psql(db, "SELECT name, value FROM nvm_am.nvm_am_stats"))
     r = dict(am=am, scale=scale, size_mb=size >> 20, load_s=round(load_s, 1),
              status="ok" if ok else "error", restart_s=round(elapsed - gone_s, 3),
              redo_s=redo_seconds(logfile, offset),

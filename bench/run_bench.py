@@ -167,7 +167,7 @@ def start_cluster(extra_conf="", ams=AMS):
         psql(db, "CREATE EXTENSION nvm_am")
         psql(db, "ALTER DATABASE %s SET default_table_access_method = %s" % (db, am))
         psql(db, "ALTER DATABASE %s SET max_parallel_workers_per_gather = 0" % db)
-    info = psql(DBS[ams[0]], "SELECT path, size, is_pmem, emulated FROM nvm_am_pool_info()")
+    info = psql(DBS[ams[0]], "SELECT path, size, is_pmem, emulated FROM nvm_am.nvm_am_pool_info()")
     log("   pool: %s" % (info,))
 
 
@@ -197,7 +197,7 @@ def save_server_log():
 
 COUNTERS_SQL = """SELECT (SELECT wal_bytes FROM pg_stat_wal)::bigint,
   (SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter),
-  (SELECT value FROM nvm_am_stats WHERE name = 'pmem_bytes_written')"""
+  (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'pmem_bytes_written')"""
 
 
 def counters(db):
@@ -867,7 +867,7 @@ def main():
         set_work(work)
         try:
             start_cluster(conf, ams=ams)
-            pool_bytes = max(pool_bytes, int(psql(DBS[ams[0]], "SELECT size FROM nvm_am_pool_info()")[0][0]))
+            pool_bytes = max(pool_bytes, int(psql(DBS[ams[0]], "SELECT size FROM nvm_am.nvm_am_pool_info()")[0][0]))
             for name, func in WORKLOADS:
                 if name in only:
                     func(cfg, setups, rows)

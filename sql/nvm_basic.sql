@@ -163,7 +163,7 @@ SELECT pg_size_pretty(8192::bigint * relpages) IS NOT NULL AS ok FROM pg_class W
 
 -- the verification function finds nothing wrong
 SELECT c.relname, count(k.*) AS problems
-  FROM pg_class c LEFT JOIN LATERAL nvm_am_check(c.oid) k ON true
+  FROM pg_class c LEFT JOIN LATERAL nvm_am.nvm_am_check(c.oid) k ON true
   WHERE c.relname IN ('nb', 'nt', 'nc', 'nf', 'np', 'npart1', 'npart2')
   GROUP BY c.relname ORDER BY c.relname;
 DROP TABLE nb, nt, nc, nf, np, npart;

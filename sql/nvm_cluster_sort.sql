@@ -14,5 +14,5 @@ ROLLBACK;
 -- through the index, the same rows in the same order
 CLUSTER nvm_cs USING nvm_cs_k;
 SELECT id, k FROM nvm_cs ORDER BY ctid LIMIT 12;
-SELECT count(*) FROM nvm_am_check('nvm_cs');
+SELECT count(*) FROM nvm_am.nvm_am_check('nvm_cs');
 DROP TABLE nvm_cs;

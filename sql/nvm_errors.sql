@@ -30,12 +30,12 @@ UPDATE et SET b = 'uno' WHERE a = 1;
 COMMIT;
 SELECT * FROM et ORDER BY a;
 
--- nvm_am_check() takes nvm_am tables only
+-- nvm_am.nvm_am_check() takes nvm_am tables only
 CREATE TABLE eheap (a int) USING heap;
-SELECT * FROM nvm_am_check('eheap');
-SELECT * FROM nvm_am_check(0);
-SELECT * FROM nvm_am_check(NULL);
-SELECT * FROM nvm_am_check('et');
+SELECT * FROM nvm_am.nvm_am_check('eheap');
+SELECT * FROM nvm_am.nvm_am_check(0);
+SELECT * FROM nvm_am.nvm_am_check(NULL);
+SELECT * FROM nvm_am.nvm_am_check('et');
 DROP TABLE eheap;
 
 -- settings are reserved and fixed at server start

@@ -11,7 +11,7 @@ INSERT INTO hot SELECT g, 0, 'w' || g FROM generate_series(1, 20) g;
 CREATE TEMP TABLE hot_before AS
   SELECT max(value) FILTER (WHERE name = 'hot_updates') AS hot,
          max(value) FILTER (WHERE name = 'pages_pruned') AS pruned
-  FROM nvm_am_stats;
+  FROM nvm_am.nvm_am_stats;
 -- 3000 single-row updates, each its own transaction
 DO $$
 BEGIN
@@ -24,7 +24,7 @@ SELECT count(*), sum(v) FROM hot;
 SELECT s.hot - b.hot AS hot_updates, s.pruned > b.pruned AS pruned
   FROM (SELECT max(value) FILTER (WHERE name = 'hot_updates') AS hot,
                max(value) FILTER (WHERE name = 'pages_pruned') AS pruned
-        FROM nvm_am_stats) s, hot_before b;
+        FROM nvm_am.nvm_am_stats) s, hot_before b;
 VACUUM hot;
 SELECT relpages < 5 AS stays_small FROM pg_class WHERE relname = 'hot';
 
@@ -39,7 +39,7 @@ RESET enable_seqscan;
 RESET enable_indexscan;
 RESET enable_bitmapscan;
 SELECT count(*), sum(v) FROM hot WHERE v = 150;
-SELECT * FROM nvm_am_check('hot');
+SELECT * FROM nvm_am.nvm_am_check('hot');
 
 -- indexes built over HOT chains point at their roots
 CREATE INDEX hot_v ON hot (v);
@@ -70,5 +70,5 @@ VACUUM FULL hot;
 SET enable_seqscan = off;
 SELECT id, w FROM hot WHERE id = 4;
 RESET enable_seqscan;
-SELECT * FROM nvm_am_check('hot');
+SELECT * FROM nvm_am.nvm_am_check('hot');
 DROP TABLE hot;

@@ -7,7 +7,7 @@ CREATE EXTENSION IF NOT EXISTS nvm_am;
 CREATE FUNCTION nvm_usage(OUT rels bigint, OUT frames bigint) LANGUAGE sql AS $$
   SELECT max(value) FILTER (WHERE name = 'relations'),
          max(value) FILTER (WHERE name = 'frames_allocated')
-  FROM nvm_am_stats $$;
+  FROM nvm_am.nvm_am_stats $$;
 CREATE TABLE base AS SELECT * FROM nvm_usage();
 -- extra relations and frames compared to the baseline
 CREATE FUNCTION nvm_extra(OUT rels bigint, OUT frames bigint) LANGUAGE sql AS $$

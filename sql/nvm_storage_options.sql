@@ -34,7 +34,7 @@ SELECT count(*), min(id), max(id) FROM nvm_trunc;
 -- the table grows again from there
 INSERT INTO nvm_trunc SELECT g, repeat('z', 200) FROM generate_series(101, 300) g;
 SELECT count(*), max(id) FROM nvm_trunc;
-SELECT count(*) FROM nvm_am_check('nvm_trunc');
+SELECT count(*) FROM nvm_am.nvm_am_check('nvm_trunc');
 -- a table whose rows all died is cut to nothing
 DELETE FROM nvm_trunc;
 VACUUM nvm_trunc;

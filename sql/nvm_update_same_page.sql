@@ -18,6 +18,6 @@ SET enable_seqscan = off;
 SELECT count(*) FROM nvm_usp WHERE k BETWEEN 1001 AND 1400;
 SELECT count(*) FROM nvm_usp WHERE k <= 400;
 RESET enable_seqscan;
-SELECT count(*) FROM nvm_am_check('nvm_usp');
+SELECT count(*) FROM nvm_am.nvm_am_check('nvm_usp');
 DROP TABLE usp_before;
 DROP TABLE nvm_usp;

@@ -20,5 +20,5 @@ COMMIT;
 -- and a later change of the row by another transaction is not hindered
 UPDATE nvm_ups SET v = 'fourth' WHERE k = 1 RETURNING v;
 SELECT k, v FROM nvm_ups;
-SELECT count(*) FROM nvm_am_check('nvm_ups');
+SELECT count(*) FROM nvm_am.nvm_am_check('nvm_ups');
 DROP TABLE nvm_ups;

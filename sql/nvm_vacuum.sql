@@ -45,7 +45,7 @@ RESET enable_bitmapscan;
 VACUUM (FREEZE) vac;
 SELECT age(relfrozenxid) < 100 AS frozen FROM pg_class WHERE relname = 'vac';
 SELECT count(*) FROM vac;
-SELECT * FROM nvm_am_check('vac');
+SELECT * FROM nvm_am.nvm_am_check('vac');
 -- VACUUM of a table without indexes, and VACUUM ANALYZE
 CREATE TABLE vac2 (a int) USING nvm_am;
 INSERT INTO vac2 SELECT generate_series(1, 1000);
@@ -63,7 +63,7 @@ RESET maintenance_work_mem;
 SET enable_seqscan = off;
 SELECT count(*), sum(a) FROM vac3 WHERE a > 0;
 RESET enable_seqscan;
-SELECT * FROM nvm_am_check('vac3');
+SELECT * FROM nvm_am.nvm_am_check('vac3');
 INSERT INTO vac3 SELECT generate_series(11, 1000);
 SELECT count(*) FROM vac3;
 DROP TABLE vac, vac2, vac3;

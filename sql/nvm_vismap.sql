@@ -60,7 +60,7 @@ TRUNCATE nvm_vm;
 INSERT INTO nvm_vm VALUES (1, 'one');
 SELECT count(*) FILTER (WHERE all_visible) AS visible FROM pg_visibility_map('nvm_vm');
 SELECT a FROM nvm_vm WHERE a = 1;
-SELECT count(*) AS problems FROM nvm_am_check('nvm_vm');
+SELECT count(*) AS problems FROM nvm_am.nvm_am_check('nvm_vm');
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 DROP TABLE nvm_vm;

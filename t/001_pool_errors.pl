@@ -124,7 +124,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 	$expected_data, 'committed rows in the pool');
 is( $node->safe_psql(
 		'postgres',
-		'SELECT path, size, format_version FROM nvm_am_pool_info()'),
+		'SELECT path, size, format_version FROM nvm_am.nvm_am_pool_info()'),
 	"$pool|" . (64 * $MB) . "|3",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
@@ -437,7 +437,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	$plain->safe_psql('postgres', 'CREATE EXTENSION nvm_am');
 	is( $plain->safe_psql(
 			'postgres',
-			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am_pool_info()'),
+			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am.nvm_am_pool_info()'),
 		"$default_pool|" . (64 * $MB) . "|3|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
@@ -454,14 +454,14 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	like($before, qr/^343\|/, 'default path: rows written');
 	cmp_ok(
 		$plain->safe_psql('postgres',
-			"SELECT value FROM nvm_am_stats WHERE name = 'pmem_flushes'"),
+			"SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'pmem_flushes'"),
 		'>', 0, 'default path: flushes counted');
 
 	$plain->restart;
 	is($plain->safe_psql('postgres', $q), $before, 'default path: data survives a restart');
 	is($plain->safe_psql('postgres', 'SELECT v FROM p WHERE id = 390'),
 		'updated', 'default path: index lookup after restart');
-	is($plain->safe_psql('postgres', 'SELECT is_pmem FROM nvm_am_pool_info()'),
+	is($plain->safe_psql('postgres', 'SELECT is_pmem FROM nvm_am.nvm_am_pool_info()'),
 		'f', 'default path: still msync mode after restart');
 	$plain->stop;
 }

@@ -4,7 +4,7 @@
 # Invariants checked after every crash and restart:
 #   - committed data is all there, uncommitted changes are not;
 #   - the pool holds storage for exactly the committed relations: the
-#     'relations' and 'frames_allocated' rows of nvm_am_stats equal those
+#     'relations' and 'frames_allocated' rows of nvm_am.nvm_am_stats equal those
 #     of a baseline taken before the interrupted transaction;
 #   - 'pending_resolved' shows how many interrupted lifecycle changes the
 #     restart resolved, so a test cannot pass because the backend cleaned
@@ -49,7 +49,7 @@ sub sql { return $node->safe_psql('postgres', $_[0]); }
 sub stats
 {
 	my %s = map { split /\|/ } split /\n/,
-	  sql('SELECT name, value FROM nvm_am_stats');
+	  sql('SELECT name, value FROM nvm_am.nvm_am_stats');
 	return \%s;
 }
 

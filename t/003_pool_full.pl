@@ -30,12 +30,12 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM filler'), '0',
 	'the failed statement left no rows');
 is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM keep'), '1000|500500',
 	'other data intact');
-is($node->safe_psql('postgres', q{SELECT value FROM nvm_am_stats WHERE name = 'frames_free'}) < 10,
+is($node->safe_psql('postgres', q{SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_free'}) < 10,
 	1, 'pool is (almost) full');
 
 # a committed transaction's rows survive the next one failing
 $node->safe_psql('postgres', 'TRUNCATE filler');
-my $used = $node->safe_psql('postgres', q{SELECT value FROM nvm_am_stats WHERE name = 'frames_allocated'});
+my $used = $node->safe_psql('postgres', q{SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_allocated'});
 cmp_ok($used, '<', 20, 'TRUNCATE gave the space back (only table keep and page tables left)');
 $node->safe_psql('postgres',
 	q{INSERT INTO filler SELECT g, repeat('f', 1000) FROM generate_series(1, 5000) g});
@@ -51,7 +51,7 @@ DO $$ BEGIN
 END $$});
 isnt($ret, 0, 'creating more relations than the directory holds fails');
 like($err, qr/ERROR:  nvm_am relation directory is full/, 'error says the directory is full');
-is($node->safe_psql('postgres', q{SELECT value FROM nvm_am_stats WHERE name = 'relations'}), '1',
+is($node->safe_psql('postgres', q{SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'relations'}), '1',
 	'the failed transaction left no relations behind');
 is($node->safe_psql('postgres', 'SELECT count(*), sum(a) FROM keep'), '1000|500500',
 	'data intact after the failures');

@@ -364,7 +364,7 @@ sub stat_value
 {
 	my ($name) = @_;
 	return $node->safe_psql('postgres',
-		"SELECT value FROM nvm_am_stats WHERE name = '$name'");
+		"SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$name'");
 }
 
 my $pruned0 = stat_value('pages_pruned');
@@ -411,9 +411,9 @@ SELECT count(*), sum(n) FROM kv WHERE k BETWEEN 1 AND 20}),
 
 is( $node->safe_psql('postgres', q{
 SELECT string_agg(t || ' ' || blkno || ' ' || offnum || ' ' || problem, E'\n')
-  FROM (SELECT 'acc' t, * FROM nvm_am_check('acc') UNION ALL
-        SELECT 'kv', * FROM nvm_am_check('kv') UNION ALL
-        SELECT 'hotonly', * FROM nvm_am_check('hotonly')) c}),
+  FROM (SELECT 'acc' t, * FROM nvm_am.nvm_am_check('acc') UNION ALL
+        SELECT 'kv', * FROM nvm_am.nvm_am_check('kv') UNION ALL
+        SELECT 'hotonly', * FROM nvm_am.nvm_am_check('hotonly')) c}),
 	'', 'nvm_am_check finds no problem in acc, kv and hotonly');
 
 # every key through each index, one lookup at a time
@@ -473,7 +473,7 @@ is($node->safe_psql('postgres', qq{SET enable_indexscan = off; SET enable_bitmap
 	"20:$fdone", 'frz: every update counted once by a sequential scan');
 is($node->safe_psql('postgres', qq{SET enable_seqscan = off; SET enable_bitmapscan = off; $q_frz WHERE id > 0}),
 	"20:$fdone", 'frz: the index finds every row, frozen or not');
-is($node->safe_psql('postgres', q{SELECT count(*) FROM nvm_am_check('frz')}), '0',
+is($node->safe_psql('postgres', q{SELECT count(*) FROM nvm_am.nvm_am_check('frz')}), '0',
 	'frz: nvm_am_check finds no problem');
 
 # the log: no crash, no internal error

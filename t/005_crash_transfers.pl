@@ -31,7 +31,7 @@
 #     row there was started;
 #   - sequential, index and bitmap scans agree; every row is found through
 #     its primary key;
-#   - nvm_am_stats counts as many relations as before;
+#   - nvm_am.nvm_am_stats counts as many relations as before;
 #   - the server log has no PANIC, TRAP or crash by signal 6 or 11, and the
 #     clients failed only because the server went away.
 use strict;
@@ -107,7 +107,7 @@ is( sql(q{SELECT string_agg(c.relname || ':' || a.amname, ',' ORDER BY c.relname
 
 sub stats
 {
-	my %s = map { split /\|/ } split /\n/, sql('SELECT name, value FROM nvm_am_stats');
+	my %s = map { split /\|/ } split /\n/, sql('SELECT name, value FROM nvm_am.nvm_am_stats');
 	return \%s;
 }
 my $base_stats = stats();
@@ -409,11 +409,11 @@ sub check_all
 	# nvm_am's own checker: pages, tuple headers, HOT chains, index entries
 	my @nvm_tables = qw(accounts_a tellers_a branches_a history_a accounts_b history_b misc);
 	my $problems = sql(join(' UNION ALL ', map {
-		"SELECT '$_', blkno, offnum, problem FROM nvm_am_check('$_')"
+		"SELECT '$_', blkno, offnum, problem FROM nvm_am.nvm_am_check('$_')"
 	} @nvm_tables));
 	is($problems, '', "$name: nvm_am_check finds no problem in " . join(', ', @nvm_tables));
 
-	is(stats()->{relations}, $base_stats->{relations}, "$name: nvm_am_stats relations as before");
+	is(stats()->{relations}, $base_stats->{relations}, "$name: nvm_am.nvm_am_stats relations as before");
 	return;
 }
 
@@ -462,7 +462,7 @@ for my $round (1 .. $rounds)
 	# the counters live in shared memory: read them before the crash
 	my $load = stats();
 	$load_total{$_} += $load->{$_} for qw(hot_updates pages_pruned);
-	note "$name: nvm_am_stats before the crash: "
+	note "$name: nvm_am.nvm_am_stats before the crash: "
 	  . join(', ', map { "$_=$load->{$_}" } qw(hot_updates pages_pruned frames_reclaimed frames_allocated));
 
 	if ($backend_only)

@@ -67,7 +67,7 @@ is($node->safe_psql('restored',
 is($node->safe_psql('restored',
 		q{SELECT count(*), sum(v), md5(string_agg(id || ':' || v || ':' || md5(doc), ',' ORDER BY id)) FROM st}),
 	$before, 'the restored rows are identical');
-is($node->safe_psql('postgres', q{SELECT value FROM nvm_am_stats WHERE name = 'relations'}),
+is($node->safe_psql('postgres', q{SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'relations'}),
 	'2', 'both tables have pool storage');
 
 $node->stop;

@@ -48,7 +48,7 @@ sub stats
 {
 	my ($node) = @_;
 	my %s = map { split /\|/ } split /\n/,
-	  $node->safe_psql('postgres', 'SELECT name, value FROM nvm_am_stats');
+	  $node->safe_psql('postgres', 'SELECT name, value FROM nvm_am.nvm_am_stats');
 	return \%s;
 }
 
@@ -87,7 +87,7 @@ sub same_as_heap
 		$heap, "$name: index scan of t returns what heap returns");
 	is($node->safe_psql('postgres', "SET nvm_am.read_mode = copy; SET enable_indexscan = off; SET enable_bitmapscan = off; $q_sum t"),
 		$heap, "$name: read_mode = copy returns the same");
-	is($node->safe_psql('postgres', 'SELECT count(*) FROM nvm_am_check(\'t\')'), '0',
+	is($node->safe_psql('postgres', 'SELECT count(*) FROM nvm_am.nvm_am_check(\'t\')'), '0',
 		"$name: nvm_am_check finds no problem");
 	return;
 }
@@ -180,7 +180,7 @@ my $t0 = stats($node)->{ipl_torn_records};
 is($node->safe_psql('postgres', 'SELECT string_agg(id || v, \',\' ORDER BY id) FROM torn'), '1one,2two',
 	'the damaged record is not applied, the records before it are');
 cmp_ok(stats($node)->{ipl_torn_records} - $t0, '>=', 1, 'the damaged record was counted as torn');
-is($node->safe_psql('postgres', 'SELECT count(*) FROM nvm_am_check(\'torn\')'), '0',
+is($node->safe_psql('postgres', 'SELECT count(*) FROM nvm_am.nvm_am_check(\'torn\')'), '0',
 	'nvm_am_check: the page without the damaged record is sound');
 $node->safe_psql('postgres', q{INSERT INTO torn VALUES (4, 'four')});
 $node->restart;

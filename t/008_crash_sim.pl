@@ -198,8 +198,8 @@ SELECT a.aid, a.abalance, h.s, a.ctid, a.xmin, a.xmax FROM accounts a
 		"$name: index scans and sequential scans agree");
 	my $problems = $node->safe_psql('postgres', q{
 SELECT t, blkno, offnum, problem FROM (
-  SELECT 'accounts' t, * FROM nvm_am_check('accounts') UNION ALL SELECT 'tellers', * FROM nvm_am_check('tellers')
-  UNION ALL SELECT 'history', * FROM nvm_am_check('history') UNION ALL SELECT 'misc', * FROM nvm_am_check('misc')) c
+  SELECT 'accounts' t, * FROM nvm_am.nvm_am_check('accounts') UNION ALL SELECT 'tellers', * FROM nvm_am.nvm_am_check('tellers')
+  UNION ALL SELECT 'history', * FROM nvm_am.nvm_am_check('history') UNION ALL SELECT 'misc', * FROM nvm_am.nvm_am_check('misc')) c
  LIMIT 20});
 	is($problems, '', "$name: nvm_am_check finds no problem");
 	$node->stop('immediate');

@@ -58,7 +58,7 @@ sub sql { return $node->safe_psql('postgres', $_[0]); }
 
 sub stat_value
 {
-	return sql("SELECT value FROM nvm_am_stats WHERE name = '$_[0]'");
+	return sql("SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'");
 }
 
 sub crash
@@ -106,7 +106,7 @@ cmp_ok(stat_value('frozen_winners'), '>', 0, 'recovery committed winners from th
 cmp_ok(stat_value('recovery_us'), '>', 0, 'recovery time is reported');
 my $winners = stat_value('frozen_winners');
 note "frozen_winners $winners";
-is(sql('SELECT count(*) FROM nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
+is(sql('SELECT count(*) FROM nvm_am.nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
 
 # the resolution is in WAL: a second crash before any checkpoint keeps it
 crash('second crash');
@@ -131,7 +131,7 @@ is(sql(q{SELECT (SELECT count(*) FROM n WHERE id = 2001) || ',' || (SELECT count
 # the loser's xid is never handed out again: new commits do not revive it
 sql(q{INSERT INTO n SELECT g, 'new' FROM generate_series(3001, 3200) g});
 is(sql(q{SELECT count(*) FROM n WHERE v = 'loser'}), 0, 'still invisible after new transactions');
-is(sql('SELECT count(*) FROM nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
+is(sql('SELECT count(*) FROM nvm_am.nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
 
 # --- damaged and stale commit-log entries -------------------------------------
 # find_entry XID - pool offset of the commit-log entry of transaction XID
@@ -185,7 +185,7 @@ $node->start;
 is(sql(qq{SELECT txid_status($xid)}), 'aborted', 'its PostgreSQL commit record was lost');
 is(sql(q{SELECT count(*) FROM n WHERE id = 4003}), 0,
 	'a damaged commit record does not make its transaction visible');
-is(sql('SELECT count(*) FROM nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
+is(sql('SELECT count(*) FROM nvm_am.nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
 
 # --- two-phase commit ----------------------------------------------------------
 sql(q{BEGIN; INSERT INTO n VALUES (5001, 'p1'); PREPARE TRANSACTION 'p1'});
@@ -258,7 +258,7 @@ like(slurp_file($node->logfile), qr/WARNING:  nvm_am pool entry \d+ references f
 isnt($ret, 0, 'reading the table with the damaged frame fails');
 like($err, qr/ERROR:  nvm_am page 0 of relation with relfilenode $ck_node has a bad checksum/,
 	'with a clear error');
-like(sql(q{SELECT string_agg(blkno || ':' || problem, ',') FROM nvm_am_check('ck')}),
+like(sql(q{SELECT string_agg(blkno || ':' || problem, ',') FROM nvm_am.nvm_am_check('ck')}),
 	qr/^0:page checksum mismatch: stored \d+, computed \d+$/, 'nvm_am_check reports the damaged page');
 cmp_ok(stat_value('checksum_failures'), '>=', 1, 'checksum_failures counts it');
 is(sql(q{SELECT count(*) > 0 FROM ck WHERE ctid >= '(1,0)'}), 't',

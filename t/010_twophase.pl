@@ -29,7 +29,7 @@ sub sql { return $node->safe_psql('postgres', $_[0]); }
 # frames in use in the pool
 sub pool_frames
 {
-	return sql(q{SELECT value FROM nvm_am_stats WHERE name = 'frames_allocated'});
+	return sql(q{SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_allocated'});
 }
 
 sub check_clean
@@ -37,8 +37,8 @@ sub check_clean
 	my ($name, @tables) = @_;
 	for my $t (@tables)
 	{
-		is(sql("SELECT count(*) FROM nvm_am_check('$t')"), '0',
-			"$name: nvm_am_check('$t') clean");
+		is(sql("SELECT count(*) FROM nvm_am.nvm_am_check('$t')"), '0',
+			"$name: nvm_am.nvm_am_check('$t') clean");
 	}
 	return;
 }

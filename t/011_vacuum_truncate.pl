@@ -46,11 +46,11 @@ is(sql(q{SELECT count(*), min(id), max(id) FROM t}), '40|1|40', 'the rows are in
 is(sql(q{SELECT pg_relation_size('t') / 8192}), $kept,
 	'the table was cut to the pages its rows use');
 is(-s $path, $kept * 8192, 'the file ends where the table ends');
-is(sql(q{SELECT count(*) FROM nvm_am_check('t')}), '0', 'nvm_am_check clean');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check clean');
 
 # and it grows again
 sql(q{INSERT INTO t SELECT g, repeat('y', 300) FROM generate_series(41, 200) g});
 is(sql(q{SELECT count(*) FROM t}), '200', 'the table grows again');
-is(sql(q{SELECT count(*) FROM nvm_am_check('t')}), '0', 'nvm_am_check clean after growing');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check clean after growing');
 
 done_testing();

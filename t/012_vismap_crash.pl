@@ -67,7 +67,7 @@ $node->start;
 ($res, $fetches) = ios();
 is($res, '500|375250', 'after the crash the deleted rows stay deleted');
 is(visible_pages(), 0, 'the map is empty after the crash');
-is(sql(q{SELECT count(*) FROM nvm_am_check('t')}), '0', 'nvm_am_check clean');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check clean');
 
 sql(q{VACUUM t});
 ($res, $fetches) = ios();
@@ -106,6 +106,6 @@ is($res, '400|280200', 'the rows after the clean restart');
 sql(q{VACUUM t});
 ($res, $fetches) = ios();
 is($fetches, 0, 'and VACUUM sets it again');
-is(sql(q{SELECT count(*) FROM nvm_am_check('t')}), '0', 'nvm_am_check clean at the end');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check clean at the end');
 
 done_testing();

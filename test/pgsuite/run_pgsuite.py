@@ -219,7 +219,7 @@ class Cluster:
                      "-p", str(self.port), "-U", "postgres", "-d", db, "-c",
                      "SELECT c.oid::regclass, x.* FROM pg_class c "
                      "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
-                     "LATERAL nvm_am_check(c.oid) x "
+                     "LATERAL nvm_am.nvm_am_check(c.oid) x "
                      "WHERE c.relkind IN ('r', 'm')"],
                     user="postgres", check=False, capture_output=True, text=True)
             if r.returncode != 0:

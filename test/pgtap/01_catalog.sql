@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(32);
+SELECT plan(35);
 
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
@@ -8,11 +8,11 @@ SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
 SELECT is((SELECT amtype::text FROM pg_am WHERE amname = 'nvm_am'), 't',
           'nvm_am is a table access method');
 SELECT is((SELECT amhandler::regproc::text FROM pg_am WHERE amname = 'nvm_am'),
-          'nvm_am_handler', 'nvm_am uses handler nvm_am_handler');
-SELECT has_function('nvm_am_handler', ARRAY['internal'],
-                    'function nvm_am_handler(internal) exists');
-SELECT function_returns('nvm_am_handler', ARRAY['internal'], 'table_am_handler',
-                        'nvm_am_handler returns table_am_handler');
+          'nvm_am.nvm_am_handler', 'nvm_am uses handler nvm_am.nvm_am_handler');
+SELECT has_function('nvm_am', 'nvm_am_handler', ARRAY['internal'],
+                    'function nvm_am.nvm_am_handler(internal) exists');
+SELECT function_returns('nvm_am', 'nvm_am_handler', ARRAY['internal'], 'table_am_handler',
+                        'nvm_am.nvm_am_handler returns table_am_handler');
 SELECT ok((SELECT e.extname = 'nvm_am'
              FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
             WHERE d.classid = 'pg_am'::regclass
@@ -20,34 +20,47 @@ SELECT ok((SELECT e.extname = 'nvm_am'
               AND d.deptype = 'e'),
           'the access method belongs to extension nvm_am');
 
+-- the extension's functions and view live in schema nvm_am, not in public
+SELECT is((SELECT extnamespace::regnamespace::text FROM pg_extension
+            WHERE extname = 'nvm_am'), 'nvm_am', 'the extension is in schema nvm_am');
+SELECT is((SELECT array_agg(DISTINCT coalesce(p.pronamespace, c.relnamespace)::regnamespace::text)
+             FROM pg_depend d
+             LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+             LEFT JOIN pg_class c ON d.classid = 'pg_class'::regclass AND c.oid = d.objid
+            WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+              AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'nvm_am')
+              AND d.classid IN ('pg_proc'::regclass, 'pg_class'::regclass)),
+          ARRAY['nvm_am'], 'every function and view of the extension is in schema nvm_am');
+SELECT hasnt_view('public', 'nvm_am_stats', 'public has no view of the extension');
+
 -- the stats view
-SELECT has_view('nvm_am_stats', 'view nvm_am_stats exists');
-SELECT columns_are('nvm_am_stats', ARRAY['name', 'value'],
-                   'nvm_am_stats has columns name, value');
-SELECT col_type_is('nvm_am_stats', 'name', 'text', 'nvm_am_stats.name is text');
-SELECT col_type_is('nvm_am_stats', 'value', 'bigint', 'nvm_am_stats.value is bigint');
-SELECT ok((SELECT count(*) FROM nvm_am_stats
+SELECT has_view('nvm_am', 'nvm_am_stats', 'view nvm_am.nvm_am_stats exists');
+SELECT columns_are('nvm_am', 'nvm_am_stats', ARRAY['name', 'value'],
+                   'nvm_am.nvm_am_stats has columns name, value');
+SELECT col_type_is('nvm_am', 'nvm_am_stats', 'name', 'text', 'nvm_am.nvm_am_stats.name is text');
+SELECT col_type_is('nvm_am', 'nvm_am_stats', 'value', 'bigint', 'nvm_am.nvm_am_stats.value is bigint');
+SELECT ok((SELECT count(*) FROM nvm_am.nvm_am_stats
             WHERE name IN ('relations', 'frames_allocated', 'frames_free',
                            'pmem_bytes_written', 'tuples_inserted',
                            'tuples_updated', 'tuples_deleted')) = 7,
-          'nvm_am_stats has the documented counters');
-SELECT is((SELECT count(*) FROM nvm_am_stats
+          'nvm_am.nvm_am_stats has the documented counters');
+SELECT is((SELECT count(*) FROM nvm_am.nvm_am_stats
             WHERE name IN ('commit_records', 'commit_drains', 'commits_through_wal',
                            'commit_log_full', 'prepared_resolved_commit',
                            'prepared_resolved_abort', 'recovered_losers',
                            'frozen_winners', 'orphans_reclaimed', 'recovery_ms',
                            'recovery_us')), 11::bigint,
-          'nvm_am_stats has the commit and recovery counters');
-SELECT is((SELECT count(*) FROM nvm_am_stats), (SELECT count(DISTINCT name) FROM nvm_am_stats),
+          'nvm_am.nvm_am_stats has the commit and recovery counters');
+SELECT is((SELECT count(*) FROM nvm_am.nvm_am_stats), (SELECT count(DISTINCT name) FROM nvm_am.nvm_am_stats),
           'counter names are unique');
-SELECT is((SELECT count(*) FROM nvm_am_stats WHERE value < 0 OR value IS NULL), 0::bigint,
+SELECT is((SELECT count(*) FROM nvm_am.nvm_am_stats WHERE value < 0 OR value IS NULL), 0::bigint,
           'no counter is negative or NULL');
 
 -- the pool info function
-SELECT has_function('nvm_am_pool_info', ARRAY[]::text[],
-                    'function nvm_am_pool_info() exists');
-SELECT function_returns('nvm_am_pool_info', ARRAY[]::text[], 'record',
-                        'nvm_am_pool_info() returns record');
+SELECT has_function('nvm_am', 'nvm_am_pool_info', ARRAY[]::text[],
+                    'function nvm_am.nvm_am_pool_info() exists');
+SELECT function_returns('nvm_am', 'nvm_am_pool_info', ARRAY[]::text[], 'record',
+                        'nvm_am.nvm_am_pool_info() returns record');
 SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
              FROM pg_proc p,
                   unnest(p.proargnames, p.proallargtypes, p.proargmodes)
@@ -55,23 +68,23 @@ SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
             WHERE p.proname = 'nvm_am_pool_info' AND a.m = 'o'),
           ARRAY['path text', 'size bigint', 'used bigint', 'free bigint',
                 'format_version integer', 'is_pmem boolean', 'emulated boolean'],
-          'nvm_am_pool_info() OUT columns and types');
-SELECT is((SELECT count(*) FROM nvm_am_pool_info()), 1::bigint,
-          'nvm_am_pool_info() returns one row');
+          'nvm_am.nvm_am_pool_info() OUT columns and types');
+SELECT is((SELECT count(*) FROM nvm_am.nvm_am_pool_info()), 1::bigint,
+          'nvm_am.nvm_am_pool_info() returns one row');
 
 -- sane values
-SELECT is((SELECT size FROM nvm_am_pool_info()),
-          (SELECT used + free FROM nvm_am_pool_info()), 'size = used + free');
-SELECT is((SELECT format_version FROM nvm_am_pool_info()), 3, 'format_version = 3');
-SELECT cmp_ok((SELECT size FROM nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
-SELECT ok((SELECT used > 0 AND free > 0 FROM nvm_am_pool_info()),
+SELECT is((SELECT size FROM nvm_am.nvm_am_pool_info()),
+          (SELECT used + free FROM nvm_am.nvm_am_pool_info()), 'size = used + free');
+SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 3, 'format_version = 3');
+SELECT cmp_ok((SELECT size FROM nvm_am.nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
+SELECT ok((SELECT used > 0 AND free > 0 FROM nvm_am.nvm_am_pool_info()),
           'used and free are positive');
 SELECT ok((SELECT path IS NOT NULL AND path <> '' AND is_pmem IS NOT NULL
-                  AND emulated IS NOT NULL FROM nvm_am_pool_info()),
+                  AND emulated IS NOT NULL FROM nvm_am.nvm_am_pool_info()),
           'path, is_pmem and emulated are set');
-SELECT is((SELECT free FROM nvm_am_pool_info()),
+SELECT is((SELECT free FROM nvm_am.nvm_am_pool_info()),
           (SELECT value * current_setting('block_size')::bigint
-             FROM nvm_am_stats WHERE name = 'frames_free'),
+             FROM nvm_am.nvm_am_stats WHERE name = 'frames_free'),
           'free = frames_free * block_size');
 
 -- a table created USING nvm_am

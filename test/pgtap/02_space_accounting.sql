@@ -1,4 +1,4 @@
--- 02_space_accounting.sql: pool space (nvm_am_stats relations and
+-- 02_space_accounting.sql: pool space (nvm_am.nvm_am_stats relations and
 -- frames_allocated) returns exactly to its baseline after every way of
 -- dropping, rolling back or rewriting nvm_am storage.
 --
@@ -14,9 +14,9 @@ SET client_min_messages = warning;
 SELECT plan(54);
 
 CREATE FUNCTION pg_temp.frames() RETURNS bigint LANGUAGE sql VOLATILE
-  AS $$ SELECT value FROM nvm_am_stats WHERE name = 'frames_allocated' $$;
+  AS $$ SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_allocated' $$;
 CREATE FUNCTION pg_temp.rels() RETURNS bigint LANGUAGE sql VOLATILE
-  AS $$ SELECT value FROM nvm_am_stats WHERE name = 'relations' $$;
+  AS $$ SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'relations' $$;
 
 DROP SCHEMA IF EXISTS sa CASCADE;
 CREATE SCHEMA sa;

@@ -1,17 +1,17 @@
 -- 04_ipl.sql: in-page logging and read modes as seen from SQL: the
--- counters of nvm_am_stats move as documented, both read modes give the
+-- counters of nvm_am.nvm_am_stats move as documented, both read modes give the
 -- same rows, and the settings refuse bad values.
 BEGIN;
 SET LOCAL client_min_messages = warning;
 SELECT plan(16);
 
 CREATE FUNCTION pg_temp.stat(n text) RETURNS bigint LANGUAGE sql VOLATILE
-  AS $$ SELECT value FROM nvm_am_stats WHERE name = n $$;
-CREATE TEMP TABLE before AS SELECT name, value FROM nvm_am_stats;
+  AS $$ SELECT value FROM nvm_am.nvm_am_stats WHERE name = n $$;
+CREATE TEMP TABLE before AS SELECT name, value FROM nvm_am.nvm_am_stats;
 CREATE FUNCTION pg_temp.delta(n text) RETURNS bigint LANGUAGE sql VOLATILE
   AS $$ SELECT pg_temp.stat(n) - (SELECT value FROM before WHERE name = n) $$;
 
-SELECT ok(EXISTS (SELECT 1 FROM nvm_am_stats WHERE name = n), 'nvm_am_stats has ' || n)
+SELECT ok(EXISTS (SELECT 1 FROM nvm_am.nvm_am_stats WHERE name = n), 'nvm_am.nvm_am_stats has ' || n)
   FROM unnest(ARRAY['ipl_records', 'ipl_bytes', 'merges_on_read', 'merges_on_full',
                     'merge_bytes_written', 'redirected_page_reads', 'copied_page_reads',
                     'merged_page_reads', 'frames_reclaimed']) n;
