@@ -21,13 +21,16 @@ CREATE VIEW nvm_am_stats AS
 COMMENT ON VIEW nvm_am_stats IS 'nvm_am counters, one row per counter';
 
 CREATE FUNCTION nvm_am_pool_info(OUT path text, OUT size bigint,
-                                 OUT used bigint, OUT free bigint,
+                                 OUT frames_total bigint, OUT frames_used bigint,
+                                 OUT frames_free bigint, OUT frame_bytes integer,
+                                 OUT used_bytes bigint, OUT free_bytes bigint,
+                                 OUT metadata_bytes bigint,
                                  OUT format_version integer,
                                  OUT is_pmem boolean, OUT emulated boolean)
 RETURNS record
 AS 'MODULE_PATHNAME', 'nvm_am_pool_info'
 LANGUAGE C STRICT VOLATILE;
-COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, space, format and whether it is persistent memory';
+COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, frames (a page and its log area each), bytes used and free, format and whether it is persistent memory';
 
 CREATE FUNCTION nvm_am_check(rel regclass, OUT blkno bigint, OUT offnum integer,
                              OUT problem text)
@@ -35,3 +38,17 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'nvm_am_check'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION nvm_am_check(regclass) IS 'verify the pages of an nvm_am table and the entries of its indexes; no rows when sound';
+
+-- Who may see what (the rule of pg_stat_* details that reveal the server):
+-- the pool's path, space and counters are for superusers and members of
+-- pg_monitor (nvm_am.pool_path and nvm_am.persist_trace are shown only to
+-- superusers and pg_read_all_settings, which pg_monitor includes);
+-- nvm_am_check() reads every page of a table, so it is for superusers and
+-- whom they grant it to (as amcheck), and it requires SELECT on the table.
+REVOKE ALL ON FUNCTION nvm_am_stats_values() FROM PUBLIC;
+REVOKE ALL ON FUNCTION nvm_am_pool_info() FROM PUBLIC;
+REVOKE ALL ON FUNCTION nvm_am_check(regclass) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION nvm_am_stats_values() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION nvm_am_pool_info() TO pg_monitor;
+GRANT SELECT ON nvm_am_stats TO pg_monitor;
+GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;

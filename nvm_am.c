@@ -31,6 +31,7 @@
 #include "access/tableam.h"
 #include "catalog/pg_am.h"
 #include "catalog/storage.h"
+#include "catalog/storage_xlog.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "storage/ipc.h"
@@ -42,6 +43,8 @@
 PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(nvm_am_handler);
+
+static const TableAmRoutine nvm_methods;
 
 void		_PG_init(void);
 
@@ -90,7 +93,10 @@ nvm_shmem_startup(void)
 	NvmCommitShmemInit();
 	NvmRecoveryShmemInit();
 	if (!IsUnderPostmaster)
+	{
+		NvmStorageResetUnlogged();
 		NvmVismapResetAtStartup();
+	}
 	NvmVismapShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 }
@@ -114,7 +120,7 @@ _PG_init(void)
 	NvmPoolOpenOrCreate();
 	NvmXlogInit();
 	NvmCommitInit();
-	NvmStorageInit();
+	NvmStorageInit(&nvm_methods);
 	NvmRecoveryInit();
 
 	prev_shmem_request_hook = shmem_request_hook;
@@ -321,6 +327,22 @@ nvm_finish_bulk_insert(Relation rel, int options)
  * ------------------------------------------------------------------------
  */
 
+/*
+ * NvmAmCreateInitFork - an unlogged relation gets an (empty) init fork, as
+ * heap's: it marks the relation as one that a crash empties.  PostgreSQL's
+ * recovery resets the relation's files and its indexes from their init
+ * forks; nvm_am empties its pool storage (NvmStorageResetUnlogged).
+ */
+static void
+NvmAmCreateInitFork(SMgrRelation srel, char persistence)
+{
+	if (persistence != RELPERSISTENCE_UNLOGGED)
+		return;
+	smgrcreate(srel, INIT_FORKNUM, false);
+	log_smgrcreate(&srel->smgr_rnode.node, INIT_FORKNUM);
+	smgrimmedsync(srel, INIT_FORKNUM);
+}
+
 static void
 nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 							  char persistence, TransactionId *freezeXid,
@@ -338,6 +360,7 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 	 * the pool.  PostgreSQL's pending deletes remove the file.
 	 */
 	srel = RelationCreateStorage(*newrnode, persistence, true);
+	NvmAmCreateInitFork(srel, persistence);
 	smgrclose(srel);
 
 	if (!RelFileNodeEquals(rel->rd_node, *newrnode) &&
@@ -364,6 +387,7 @@ nvm_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 
 	/* SET TABLESPACE: a copy of every page, each merged into one base */
 	srel = RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
+	NvmAmCreateInitFork(srel, rel->rd_rel->relpersistence);
 	NvmStorageCreate(newrnode);
 	dst = NvmPoolRelLookup(newrnode);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)

@@ -337,12 +337,11 @@ nvm_am_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	if (!RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) ||
-		rel->rd_rel->relam != get_table_am_oid("nvm_am", false))
+	if (!NvmStorageIsNvmRelation(rel))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not an nvm_am table", RelationGetRelationName(rel)),
-				 errhint("nvm_am_check() checks tables created with USING nvm_am.")));
+				 errhint("nvm_am.nvm_am_check() checks tables created with USING nvm_am.")));
 	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -380,7 +379,20 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
 
-		NvmCheckIndex(&cs, rel, index, dirIndex);
+		/*
+		 * An index that a failed or unfinished CREATE INDEX CONCURRENTLY left
+		 * behind may have no pages yet and lacks entries: as amcheck does,
+		 * say so and go on.
+		 */
+		if (!index->rd_index->indisvalid || !index->rd_index->indisready)
+			ereport(NOTICE,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("skipping index \"%s\" of table \"%s\": it is not valid",
+							RelationGetRelationName(index), RelationGetRelationName(rel)),
+					 errdetail("A CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY failed or has not finished."),
+					 errhint("Drop the index or build it again with REINDEX.")));
+		else
+			NvmCheckIndex(&cs, rel, index, dirIndex);
 		index_close(index, AccessShareLock);
 	}
 	list_free(indexes);

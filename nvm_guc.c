@@ -75,7 +75,7 @@ static const NvmGuc nvm_gucs[] = {
 		.variable = &nvm_pool_path, .boot_string = "pg_nvm/nvm_am.pool",
 		.nonempty = true, .example = "/mnt/pmem0/nvm_am.pool",
 		.string_check = NvmGucCheckPoolPath,
-		.context = PGC_POSTMASTER,
+		.context = PGC_POSTMASTER, .flags = GUC_SUPERUSER_ONLY,
 	},
 	{
 		.name = "nvm_am.pool_size", .type = NVM_GUC_INT,
@@ -111,7 +111,7 @@ static const NvmGuc nvm_gucs[] = {
 		.short_desc = "Directory for persist traces (crash simulation in tests).",
 		.long_desc = "When set, every flush and drain into the pool is also written to a trace file per process in this directory. Slow; for tests only.",
 		.variable = &nvm_persist_trace, .boot_string = "",
-		.context = PGC_POSTMASTER, .flags = GUC_NOT_IN_SAMPLE,
+		.context = PGC_POSTMASTER, .flags = GUC_NOT_IN_SAMPLE | GUC_SUPERUSER_ONLY,
 	},
 	{
 		.name = "nvm_am.read_mode", .type = NVM_GUC_ENUM,

@@ -32,7 +32,10 @@
 struct SMgrRelationData;
 
 /* nvm_storage.c */
-extern void NvmStorageInit(void);
+struct TableAmRoutine;
+extern void NvmStorageInit(const struct TableAmRoutine *routine);
+extern bool NvmStorageIsNvmRelation(Relation rel);
+extern void NvmStorageResetUnlogged(void);
 extern int	NvmStorageRelDirIndex(Relation rel);
 extern void NvmStorageCreate(const RelFileNode *node);
 extern void NvmStorageScheduleDrop(const RelFileNode *node);

@@ -61,29 +61,38 @@ nvm_am_stats_values(PG_FUNCTION_ARGS)
 }
 
 /*
- * nvm_am_pool_info - path, size, used, free, format version, is_pmem,
- * emulated.
+ * nvm_am_pool_info - the pool: its path and size; its frames (a frame holds
+ * one page and the page's in-page log area): in all, in use, free, and
+ * the pool bytes each takes; the bytes of the pool in use (frames in use
+ * and the metadata: header, directory, transaction slots, commit log) and
+ * free (free frames), which add up to the size; format version, whether
+ * it is persistent memory, whether that is emulated.
  */
 Datum
 nvm_am_pool_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
-	Datum		values[7];
-	bool		nulls[7] = {0};
+	Datum		values[12];
+	bool		nulls[12] = {0};
 	NvmPoolInfo info;
-	uint64		used;
+	uint64		used_frames;
 
 	NvmRecoveryEnsureReady();
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	NvmPoolGetInfo(&info);
-	used = info.size - info.frames_free * BLCKSZ;
+	used_frames = info.frames_total - info.frames_free;
 	values[0] = CStringGetTextDatum(info.path);
 	values[1] = Int64GetDatum((int64) info.size);
-	values[2] = Int64GetDatum((int64) used);
-	values[3] = Int64GetDatum((int64) (info.frames_free * BLCKSZ));
-	values[4] = Int32GetDatum((int32) info.format_version);
-	values[5] = BoolGetDatum(info.is_pmem);
-	values[6] = BoolGetDatum(info.emulated);
+	values[2] = Int64GetDatum((int64) info.frames_total);
+	values[3] = Int64GetDatum((int64) used_frames);
+	values[4] = Int64GetDatum((int64) info.frames_free);
+	values[5] = Int32GetDatum((int32) info.frame_bytes);
+	values[6] = Int64GetDatum((int64) (used_frames * info.frame_bytes + info.metadata_bytes));
+	values[7] = Int64GetDatum((int64) (info.frames_free * info.frame_bytes));
+	values[8] = Int64GetDatum((int64) info.metadata_bytes);
+	values[9] = Int32GetDatum((int32) info.format_version);
+	values[10] = BoolGetDatum(info.is_pmem);
+	values[11] = BoolGetDatum(info.emulated);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

@@ -489,6 +489,7 @@ NvmPoolOpenExisting(struct stat *st)
 	NvmPoolHeader hdr;
 	ssize_t		n;
 	int			fd = pool_lock_fd;
+	int			rc;
 	size_t		mapped_len;
 	int			is_pmem;
 	void	   *base;
@@ -553,10 +554,57 @@ NvmPoolOpenExisting(struct stat *st)
 		NvmPoolRefuse("has an inconsistent layout",
 					  "The header's offsets do not fit the file.", move_hint);
 
+	/*
+	 * A pool copied with holes (cp --sparse=always, rsync -S, tar -S) maps
+	 * fine, but the first store into a hole on a file system that has no
+	 * space left is a SIGBUS, in the postmaster or in whichever backend
+	 * touches it.  Allocate every byte now, or refuse to start.
+	 */
+	rc = posix_fallocate(fd, 0, st->st_size);
+	if (rc != 0)
+	{
+		errno = rc;
+		ereport(FATAL,
+				(errcode(rc == ENOSPC ? ERRCODE_DISK_FULL : ERRCODE_IO_ERROR),
+				 errmsg("could not allocate the space of nvm_am pool file \"%s\" (%llu bytes): %m",
+						pool_resolved_path, (unsigned long long) st->st_size),
+				 errdetail("The file has holes (it was copied as a sparse file); the file system must hold all of it before the server writes into it."),
+				 errhint("Free space on the file system holding the pool, or move the pool to one with enough space.")));
+	}
+
 	base = pmem_map_file(pool_resolved_path, 0, 0, 0, &mapped_len, &is_pmem);
 	if (base == NULL)
 		NvmPoolFileFailed("map", NULL);
 	NvmPoolSetPointers(base, is_pmem != 0);
+}
+
+/*
+ * NvmPoolCheckTraceDir - at start-up (postmaster), refuse to start when
+ * nvm_am.persist_trace names no directory the server can write into: every
+ * process would fail on its first flush, far from the cause.
+ */
+static void
+NvmPoolCheckTraceDir(void)
+{
+	struct stat st;
+	const char *detail = NULL;
+
+	if (nvm_persist_trace == NULL || nvm_persist_trace[0] == '\0')
+		return;
+	if (stat(nvm_persist_trace, &st) != 0)
+		detail = errno == ENOENT ? "The directory does not exist." :
+			"The server cannot look at the directory.";
+	else if (!S_ISDIR(st.st_mode))
+		detail = "It is not a directory.";
+	else if (access(nvm_persist_trace, W_OK | X_OK) != 0)
+		detail = "The server cannot write into the directory.";
+	if (detail != NULL)
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for parameter \"nvm_am.persist_trace\": \"%s\"",
+						nvm_persist_trace),
+				 errdetail("%s", detail),
+				 errhint("Create the directory, make it writable by the server's operating system user, or set nvm_am.persist_trace to an empty string.")));
 }
 
 /*
@@ -570,6 +618,7 @@ NvmPoolOpenOrCreate(void)
 {
 	struct stat st;
 
+	NvmPoolCheckTraceDir();
 	NvmPoolResolvePath();
 	if (stat(pool_resolved_path, &st) != 0)
 	{
@@ -855,6 +904,8 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 	info->path = pool_resolved_path;
 	info->size = pool_header->pool_size;
 	info->frames_total = pool_header->nframes;
+	info->frame_bytes = NVM_FRAME_SIZE + pool_header->log_size;
+	info->metadata_bytes = info->size - info->frames_total * info->frame_bytes;
 	info->relations = rels;
 	info->format_version = pool_header->format_version;
 	info->is_pmem = pool_is_pmem;

@@ -138,6 +138,8 @@ typedef struct NvmPoolInfo
 	uint64		size;
 	uint64		frames_total;
 	uint64		frames_free;
+	uint64		frame_bytes;	/* pool bytes per frame: page and log area */
+	uint64		metadata_bytes; /* header, directory, commit log, slots */
 	uint64		relations;
 	uint32		format_version;
 	bool		is_pmem;

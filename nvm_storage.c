@@ -33,13 +33,16 @@
 
 #include <unistd.h>
 
+#include "access/tableam.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_database.h"
+#include "catalog/pg_control.h"
 #include "commands/defrem.h"
+#include "common/controldata_utils.h"
 #include "miscadmin.h"
 #include "common/relpath.h"
 #include "storage/fd.h"
@@ -68,6 +71,7 @@ typedef struct PendingAction
 } PendingAction;
 
 static PendingAction *pending = NULL;
+static const TableAmRoutine *nvm_routine = NULL;	/* nvm_am's callbacks */
 static object_access_hook_type prev_object_access_hook = NULL;
 static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 
@@ -345,28 +349,39 @@ NvmStorageDropDatabase(Oid dbid)
 	}
 }
 
+/*
+ * NvmStorageIsNvmRelation - does rel keep its pages in the pool?  Decided
+ * by the access method's routine, not its name: every access method whose
+ * handler is nvm_am's (CREATE ACCESS METHOD another TYPE TABLE HANDLER
+ * nvm_am.nvm_am_handler) stores its tables here.
+ */
+bool
+NvmStorageIsNvmRelation(Relation rel)
+{
+	return RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
+		nvm_routine != NULL && rel->rd_tableam == nvm_routine;
+}
+
 static void
 NvmStorageDropRelation(Oid relid)
 {
 	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Form_pg_class form;
-	Oid			amoid;
+	bool		hasTableAm;
+	Relation	rel;
 
 	if (!HeapTupleIsValid(tp))
 		return;
-	form = (Form_pg_class) GETSTRUCT(tp);
-	amoid = get_table_am_oid("nvm_am", true);
-	if (RELKIND_HAS_TABLE_AM(form->relkind) && OidIsValid(amoid) &&
-		form->relam == amoid && OidIsValid(form->relfilenode))
-	{
-		RelFileNode node;
-
-		node.spcNode = OidIsValid(form->reltablespace) ? form->reltablespace : MyDatabaseTableSpace;
-		node.dbNode = MyDatabaseId;
-		node.relNode = form->relfilenode;
-		NvmStorageScheduleDrop(&node);
-	}
+	hasTableAm = RELKIND_HAS_TABLE_AM(((Form_pg_class) GETSTRUCT(tp))->relkind);
 	ReleaseSysCache(tp);
+	if (!hasTableAm)
+		return;
+	/* the dropping command has it open: this finds the relcache entry */
+	rel = RelationIdGetRelation(relid);
+	if (!RelationIsValid(rel))
+		return;
+	if (NvmStorageIsNvmRelation(rel) && OidIsValid(rel->rd_node.relNode))
+		NvmStorageScheduleDrop(&rel->rd_node);
+	RelationClose(rel);
 }
 
 static void
@@ -411,12 +426,54 @@ NvmStorageUtility(PlannedStmt *pstmt, const char *queryString,
 }
 
 /*
- * NvmStorageInit - install the object-access and utility hooks and the
- * transaction callbacks; called from _PG_init in the postmaster.
+ * NvmStorageResetUnlogged - after a crash, empty the pool storage of every
+ * unlogged relation (one with an init fork), as PostgreSQL's recovery
+ * resets their files and their indexes from the init forks: an unlogged
+ * table is empty after a crash, with its indexes.  After a clean shutdown
+ * (the control file says so) they keep their rows, as heap's do.  Called
+ * in the postmaster while it sets up shared memory (also when it does so
+ * again after a backend crash), before any process can read a table.
  */
 void
-NvmStorageInit(void)
+NvmStorageResetUnlogged(void)
 {
+	bool		crc_ok;
+	ControlFileData *cf = get_controlfile(DataDir, &crc_ok);
+	bool		clean = crc_ok && (cf->state == DB_SHUTDOWNED ||
+								   cf->state == DB_SHUTDOWNED_IN_RECOVERY);
+	int			n = NvmPoolDirSize();
+
+	pfree(cf);
+	if (clean)
+		return;
+	for (int i = 0; i < n; i++)
+	{
+		RelFileNode node;
+		uint64		state;
+		char	   *init;
+
+		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED))
+			continue;
+		init = relpathperm(node, INIT_FORKNUM);
+		if (access(init, F_OK) == 0 && NvmPoolRelNBlocks(i) > 0)
+		{
+			elog(LOG, "nvm_am: emptying unlogged relation %u/%u/%u after a crash",
+				 node.spcNode, node.dbNode, node.relNode);
+			NvmPoolRelTruncate(i, 0);
+		}
+		pfree(init);
+	}
+}
+
+/*
+ * NvmStorageInit - install the object-access and utility hooks and the
+ * transaction callbacks, and remember the access method's routine (which
+ * tells nvm_am's relations); called from _PG_init in the postmaster.
+ */
+void
+NvmStorageInit(const TableAmRoutine *routine)
+{
+	nvm_routine = routine;
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = NvmStorageObjectAccess;
 	prev_process_utility_hook = ProcessUtility_hook;

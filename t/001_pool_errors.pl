@@ -298,6 +298,22 @@ for my $case (
 rmdir $rodir;
 $node->append_conf('postgresql.conf', "nvm_am.pool_path = '$pool'\n");
 
+# nvm_am.persist_trace naming no directory the server can write into: a
+# FATAL at start that names the setting, not a PANIC at every first flush
+for my $case (
+	[ 'persist_trace missing', "/dev/shm/nvm_am_tap_001_$$.notrace", qr/The directory does not exist\./ ],
+	[ 'persist_trace a file',  $pool, qr/It is not a directory\./ ])
+{
+	my ($name, $dir, $detail) = @$case;
+	$node->append_conf('postgresql.conf', "nvm_am.persist_trace = '$dir'\n");
+	my $log = start_fails($node, $name);
+	like($log, qr/FATAL:  invalid value for parameter "nvm_am.persist_trace": "\Q$dir\E"\n/,
+		"$name: FATAL names the setting and the path");
+	like($log, $detail, "$name: DETAIL says why");
+	unlike($log, qr/PANIC/, "$name: no PANIC");
+}
+$node->append_conf('postgresql.conf', "nvm_am.persist_trace = ''\n");
+
 # ---------------------------------------------------------------------
 # Another cluster pointed at this cluster's pool
 # ---------------------------------------------------------------------

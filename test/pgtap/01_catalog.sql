@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(35);
+SELECT plan(39);
 
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
@@ -66,7 +66,9 @@ SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
                   unnest(p.proargnames, p.proallargtypes, p.proargmodes)
                     WITH ORDINALITY AS a(n, t, m, i)
             WHERE p.proname = 'nvm_am_pool_info' AND a.m = 'o'),
-          ARRAY['path text', 'size bigint', 'used bigint', 'free bigint',
+          ARRAY['path text', 'size bigint', 'frames_total bigint', 'frames_used bigint',
+                'frames_free bigint', 'frame_bytes integer', 'used_bytes bigint',
+                'free_bytes bigint', 'metadata_bytes bigint',
                 'format_version integer', 'is_pmem boolean', 'emulated boolean'],
           'nvm_am.nvm_am_pool_info() OUT columns and types');
 SELECT is((SELECT count(*) FROM nvm_am.nvm_am_pool_info()), 1::bigint,
@@ -74,18 +76,31 @@ SELECT is((SELECT count(*) FROM nvm_am.nvm_am_pool_info()), 1::bigint,
 
 -- sane values
 SELECT is((SELECT size FROM nvm_am.nvm_am_pool_info()),
-          (SELECT used + free FROM nvm_am.nvm_am_pool_info()), 'size = used + free');
+          (SELECT used_bytes + free_bytes FROM nvm_am.nvm_am_pool_info()),
+          'size = used_bytes + free_bytes');
+SELECT is((SELECT frames_total FROM nvm_am.nvm_am_pool_info()),
+          (SELECT frames_used + frames_free FROM nvm_am.nvm_am_pool_info()),
+          'frames_total = frames_used + frames_free');
+SELECT is((SELECT frame_bytes FROM nvm_am.nvm_am_pool_info()),
+          current_setting('block_size')::int + (SELECT setting::int FROM pg_settings WHERE name = 'nvm_am.ipl_log_size'),
+          'a frame takes a page and its log area');
+SELECT is((SELECT used_bytes FROM nvm_am.nvm_am_pool_info()),
+          (SELECT frames_used * frame_bytes + metadata_bytes FROM nvm_am.nvm_am_pool_info()),
+          'used_bytes = frames in use and the metadata');
 SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 3, 'format_version = 3');
 SELECT cmp_ok((SELECT size FROM nvm_am.nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
-SELECT ok((SELECT used > 0 AND free > 0 FROM nvm_am.nvm_am_pool_info()),
-          'used and free are positive');
+SELECT ok((SELECT used_bytes > 0 AND free_bytes > 0 AND metadata_bytes > 0
+             FROM nvm_am.nvm_am_pool_info()),
+          'used_bytes, free_bytes and metadata_bytes are positive');
 SELECT ok((SELECT path IS NOT NULL AND path <> '' AND is_pmem IS NOT NULL
                   AND emulated IS NOT NULL FROM nvm_am.nvm_am_pool_info()),
           'path, is_pmem and emulated are set');
-SELECT is((SELECT free FROM nvm_am.nvm_am_pool_info()),
-          (SELECT value * current_setting('block_size')::bigint
-             FROM nvm_am.nvm_am_stats WHERE name = 'frames_free'),
-          'free = frames_free * block_size');
+SELECT is((SELECT free_bytes FROM nvm_am.nvm_am_pool_info()),
+          (SELECT frames_free * frame_bytes FROM nvm_am.nvm_am_pool_info()),
+          'free_bytes = frames_free * frame_bytes');
+SELECT is((SELECT frames_free FROM nvm_am.nvm_am_pool_info()),
+          (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_free'),
+          'frames_free as in nvm_am_stats');
 
 -- a table created USING nvm_am
 CREATE TABLE cat_t (id int PRIMARY KEY, v text) USING nvm_am;
