@@ -347,15 +347,20 @@ IplRedoOwn(Page page, const IplRecord *rec, Page base)
 						 HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID)
 
 /*
- * IplPageChecksum - the 16-bit checksum of a base image: CRC-32C of its
- * layout fields, line pointers, tuples (hint bits masked) and special
- * space, folded.  Returns false when the layout fields are impossible (the
+ * IplPageChecksum - the 16-bit checksum of the base image of page blkno of
+ * the relation in directory entry dirIndex: CRC-32C of the page's identity
+ * (the relation's RelFileNode and the block number, as PostgreSQL's page
+ * checksum includes the block number), its layout fields, line pointers,
+ * tuples (hint bits masked) and special space, folded.  Returns false when the layout fields are impossible (the
  * page cannot even be walked).
  */
 static bool
-IplPageChecksum(Page page, uint16 *sum)
+IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 {
 	PageHeader	ph = (PageHeader) page;
+	uint32		ident[4];
+	RelFileNode node;
+	uint64		state;
 	uint16		lower = ph->pd_lower;
 	uint16		upper = ph->pd_upper;
 	uint16		special = ph->pd_special;
@@ -366,6 +371,14 @@ IplPageChecksum(Page page, uint16 *sum)
 		special > BLCKSZ || (lower - SizeOfPageHeaderData) % sizeof(ItemIdData) != 0)
 		return false;
 	INIT_CRC32C(crc);
+	/* whose page it is: a frame read as another page's does not match */
+	if (!NvmPoolRelGetKey(dirIndex, &node, &state))
+		memset(&node, 0, sizeof(node));
+	ident[0] = node.spcNode;
+	ident[1] = node.dbNode;
+	ident[2] = node.relNode;
+	ident[3] = blkno;
+	COMP_CRC32C(crc, ident, sizeof(ident));
 	COMP_CRC32C(crc, (char *) page + offsetof(PageHeaderData, pd_lower),
 				offsetof(PageHeaderData, pd_prune_xid) - offsetof(PageHeaderData, pd_lower));
 	COMP_CRC32C(crc, (char *) page + SizeOfPageHeaderData, lower - SizeOfPageHeaderData);
@@ -398,27 +411,29 @@ IplPageChecksum(Page page, uint16 *sum)
  * written.
  */
 static void
-IplSetChecksum(Page page)
+IplSetChecksum(int dirIndex, BlockNumber blkno, Page page)
 {
 	uint16		sum;
 
-	if (!IplPageChecksum(page, &sum))
+	if (!IplPageChecksum(dirIndex, blkno, page, &sum))
 		elog(ERROR, "nvm_am is about to write a page with an impossible layout");
 	((PageHeader) page)->pd_checksum = sum;
 }
 
 /*
- * IplFrameChecksumOk - does the base image in frame match its checksum?
+ * IplFrameChecksumOk - does the base image in frame match its checksum as
+ * page blkno of the relation in directory entry dirIndex?
  * *stored and *computed tell the two (computed 0 for an impossible
  * layout).  Caller holds the page lock.
  */
 bool
-IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed)
+IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
+				   uint16 *stored, uint16 *computed)
 {
 	Page		base = NvmPoolFramePage(frame);
 
 	*stored = ((PageHeader) base)->pd_checksum;
-	if (!IplPageChecksum(base, computed))
+	if (!IplPageChecksum(dirIndex, blkno, base, computed))
 	{
 		*computed = 0;
 		return false;
@@ -441,7 +456,7 @@ IplVerifyFrame(int dirIndex, BlockNumber blkno, uint64 frame)
 
 	if (NvmPoolFrameVerified(frame))
 		return;
-	if (!IplFrameChecksumOk(frame, &stored, &computed))
+	if (!IplFrameChecksumOk(dirIndex, blkno, frame, &stored, &computed))
 	{
 		NvmPoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
 		if (!NvmPoolRelGetKey(dirIndex, &node, &state))
@@ -470,12 +485,88 @@ IplLogEmpty(uint64 frame)
 }
 
 /*
- * IplMerge - dst = the base image of frame with the valid records of its
- * log applied; returns the bytes of log they take.  Caller holds the page
- * lock (no record is being appended).
+ * IplLogValidAfter - is there a whole, valid record of generation gen in
+ * frame's log at or after offset from?  Records are appended one after
+ * another and each is persisted before the next is written, and a
+ * generation is never reused: a crash leaves at most one bad record, the
+ * last.  A valid record behind a bad one is damage.
+ */
+static bool
+IplLogValidAfter(uint64 frame, uint64 gen, uint32 from)
+{
+	char	   *log = NvmPoolFrameLog(frame);
+	uint32		size = NvmPoolLogSize();
+
+	for (uint32 off = TYPEALIGN(8, from); off + sizeof(IplRecord) <= size; off += 8)
+	{
+		const IplRecord *rec = (const IplRecord *) (log + off);
+
+		if (rec->gen == gen && rec->len >= sizeof(IplRecord) && rec->len % 8 == 0 &&
+			off + rec->len <= size && rec->crc == IplRecCrc(rec))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * IplLogDamaged - ERROR for a damaged in-page log: a record that fails its
+ * checks with valid records after it.
+ */
+static void
+IplLogDamaged(int dirIndex, BlockNumber blkno, uint64 frame, uint32 off)
+{
+	RelFileNode node;
+	uint64		state;
+
+	if (!NvmPoolRelGetKey(dirIndex, &node, &state))
+		node.relNode = InvalidOid;
+	NvmPoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("nvm_am page %u of relation with relfilenode %u has a damaged in-page log",
+					blkno, node.relNode),
+			 errdetail("The record at byte %u of the log of frame %llu fails its check and valid records follow it; a crash leaves a bad record only at the end.",
+					   off, (unsigned long long) frame),
+			 errhint("Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected.")));
+}
+
+/*
+ * IplLogCheck - does the log of page blkno's frame end cleanly (its records
+ * all valid, or a bad one last)?  Else *badOff is the first bad record.
+ * Caller holds the page lock.
+ */
+bool
+IplLogCheck(uint64 frame, uint32 *badOff)
+{
+	char	   *log = NvmPoolFrameLog(frame);
+	uint32		size = NvmPoolLogSize();
+	uint64		gen = IplPageGen(NvmPoolFramePage(frame));
+	uint32		used = 0;
+
+	if (log == NULL)
+		return true;
+	while (used + sizeof(IplRecord) <= size)
+	{
+		const IplRecord *rec = (const IplRecord *) (log + used);
+
+		if (rec->gen != gen || rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
+			used + rec->len > size || rec->crc != IplRecCrc(rec))
+			break;
+		used += rec->len;
+	}
+	*badOff = used;
+	return !IplLogValidAfter(frame, gen, used + 8);
+}
+
+/*
+ * IplMerge - dst = the base image of page blkno (of the relation in entry
+ * dirIndex) in frame with the valid records of its log applied; returns the
+ * bytes of log they take.  A damaged log is an ERROR.  Caller holds the
+ * page lock (no record is being appended).
  */
 static uint32
-IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
+IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
+		 bool *hasPrune, bool *appendOnly)
 {
 	char	   *log = NvmPoolFrameLog(frame);
 	uint32		size = NvmPoolLogSize();
@@ -493,19 +584,22 @@ IplMerge(Page dst, uint64 frame, bool *hasPrune, bool *appendOnly)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + used);
 
-		if (rec->gen != gen)
-			break;
 		/*
-		 * A torn record, or a whole record whose appended tuple bytes in the
-		 * base did not reach the pool (they are flushed with the record and
-		 * drained once): it and everything after it never happened; the
-		 * records before it stand.
+		 * The end of the log: a record of an earlier generation (or none);
+		 * or a torn record, or a whole record whose appended tuple bytes in
+		 * the base did not reach the pool (they are flushed with the record
+		 * and drained once): it and everything after it never happened; the
+		 * records before it stand.  But only the last record can be torn:
+		 * a valid record after the end means the log is damaged.
 		 */
-		if (rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
+		if (rec->gen != gen || rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
 			used + rec->len > size || rec->crc != IplRecCrc(rec) ||
 			!IplRedoCheck(dst, rec, NvmPoolFramePage(frame)))
 		{
-			NvmPoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
+			if (IplLogValidAfter(frame, gen, used + 8))
+				IplLogDamaged(dirIndex, blkno, frame, used);
+			if (rec->gen == gen)
+				NvmPoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
 			break;
 		}
 		if (!IplRedoExt(dst, rec, NvmPoolFramePage(frame), false, false))
@@ -533,7 +627,8 @@ IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
 	int			slot = IplCacheAlloc();
 	bool		hasPrune;
 	bool		appendOnly;
-	uint32		used = IplMerge(IplCacheSlotPage(slot), frame, &hasPrune, &appendOnly);
+	uint32		used = IplMerge(dirIndex, blkno, IplCacheSlotPage(slot), frame,
+								&hasPrune, &appendOnly);
 
 	slot = IplCacheMap(slot, dirIndex, blkno, frame, used, hasPrune);
 	if (IplCacheSlotById(slot)->frame == frame && IplCacheSlotById(slot)->logUsed == used)
@@ -658,7 +753,7 @@ IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe)
 	Page		dst = NvmPoolFramePage(newframe);
 
 	IplPageSetGen(image, NvmPoolNextGeneration());
-	IplSetChecksum(image);
+	IplSetChecksum(dirIndex, blkno, image);
 	memcpy(dst, image, BLCKSZ);
 	NvmPoolPersist(dst, BLCKSZ);
 	NvmPoolRetireFrame(NvmPoolRelSwapFrame(dirIndex, blkno, newframe));
@@ -766,7 +861,7 @@ IplApplyInPlace(int slot, Page image)
 	memcpy((char *) base + blower, (char *) image + blower, lower - blower);
 	NvmPoolPersist((char *) base + blower, lower - blower);
 	/* the checksum travels with pd_lower and pd_upper in one 8-byte word */
-	IplSetChecksum(image);
+	IplSetChecksum(s->dirIndex, s->blkno, image);
 	memcpy(&word, (char *) image + 8, sizeof(word));
 	NvmPoolPublish64((uint64 *) ((char *) base + 8), word);
 	IplPageSetGen(image, NvmPoolNextGeneration());
@@ -825,7 +920,7 @@ IplNewPage(int dirIndex)
 	page = NvmPoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
 	IplPageSetGen(page, NvmPoolNextGeneration());
-	IplSetChecksum(page);
+	IplSetChecksum(dirIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
@@ -1150,7 +1245,7 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 	memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
 	LWLockRelease(lock);
 	IplPageSetGen(page, NvmPoolNextGeneration());
-	IplSetChecksum(page);
+	IplSetChecksum(dstIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
 	NvmPoolRelMapNewBlock(dstIndex, blkno, frame);
 }

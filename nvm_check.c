@@ -357,15 +357,27 @@ nvm_am_check(PG_FUNCTION_ARGS)
 		PGAlignedBlock copy;
 		uint16		stored;
 		uint16		computed;
+		uint32		badOff;
+		uint64		frame;
 
 		CHECK_FOR_INTERRUPTS();
 		/* check a copy: the checks may not write the page, hint bits aside */
 		LWLockAcquire(lock, LW_SHARED);
-		if (!IplFrameChecksumOk(NvmPoolRelGetFrame(dirIndex, blkno), &stored, &computed))
+		frame = NvmPoolRelGetFrame(dirIndex, blkno);
+		if (!IplFrameChecksumOk(dirIndex, blkno, frame, &stored, &computed))
 		{
 			LWLockRelease(lock);
 			NvmCheckReport(&cs, blkno, InvalidOffsetNumber,
 						   "page checksum mismatch: stored %u, computed %u", stored, computed);
+			cs.badpages = bms_add_member(cs.badpages, (int) blkno);
+			continue;
+		}
+		if (!IplLogCheck(frame, &badOff))
+		{
+			LWLockRelease(lock);
+			NvmCheckReport(&cs, blkno, InvalidOffsetNumber,
+						   "in-page log damaged: the record at byte %u fails its check and valid records follow",
+						   badOff);
 			cs.badpages = bms_add_member(cs.badpages, (int) blkno);
 			continue;
 		}

@@ -51,7 +51,9 @@ extern Page IplGetPage(int dirIndex, BlockNumber blkno);
 extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
 						char *copybuf, bool *cached);
 extern void IplDropPage(uint64 *held);
-extern bool IplFrameChecksumOk(uint64 frame, uint16 *stored, uint16 *computed);
+extern bool IplLogCheck(uint64 frame, uint32 *badOff);
+extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
+							   uint16 *stored, uint16 *computed);
 
 /* changing: tuples and line pointers */
 extern BlockNumber IplNewPage(int dirIndex);

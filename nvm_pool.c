@@ -139,6 +139,7 @@ static pid_t trace_pid = 0;
 /* Process-local state, inherited from the postmaster by fork */
 char *pool_base = NULL;
 NvmPoolHeader *pool_header = NULL;
+bool	   *pool_dir_damaged = NULL;	/* in shared memory, per entry */
 static NvmPoolRuntime *pool_runtime = NULL;
 NvmDirEntry *pool_dir = NULL;
 static NvmXactSlot *pool_slots = NULL;
@@ -705,7 +706,8 @@ NvmPoolFrameCount(void)
 /*
  * NvmPoolShmemSize - shared memory of the pool: the free bitmap and one pin
  * word per frame, plus extra_pins pin words for the caller's own pinnable
- * objects (the merge cache's image slots), numbered after the frames.
+ * objects (the merge cache's image slots), numbered after the frames, and
+ * a flag per directory entry that the start found damaged.
  */
 Size
 NvmPoolShmemSize(uint64 extra_pins)
@@ -713,8 +715,10 @@ NvmPoolShmemSize(uint64 extra_pins)
 	Size		size = add_size(offsetof(NvmPoolShared, bitmap),
 								mul_size(NvmPoolBitmapWords(), sizeof(uint64)));
 
-	return add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
+	size = add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
 								   sizeof(pg_atomic_uint32)));
+	/* one flag per directory entry: damaged (NvmPoolRebuildAllocation) */
+	return add_size(size, pool_header ? pool_header->dir_entries : 0);
 }
 
 void
@@ -785,12 +789,33 @@ NvmPoolRebuildAllocation(void)
 	{
 		NvmDirEntry *e = &pool_dir[i];
 		uint64	   *root;
+		uint64		rootframe;
+		uint64		nblocks;
+		const char *damage;
 
-		if (!(e->state & NVM_REL_USED) || e->root == 0)
+		if (e->state == 0)
 			continue;
-		if (!NvmPoolMarkUsed(e->root, i))
+		damage = NvmPoolDirCheckEntry(e);
+		if (damage != NULL)
+		{
+			/*
+			 * Act on nothing it says: no reclaiming, no resolving; keep every
+			 * frame its root may reach in use.  The relation reports the
+			 * damage when it is used.
+			 */
+			pool_dir_damaged[i] = true;
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("nvm_am pool directory entry %d of relation %u/%u/%u is damaged: %s fails its check",
+							i, e->spcNode, e->dbNode, e->relNode, damage),
+					 errdetail("nvm_am does not read, change or reclaim anything through this entry."),
+					 errhint("Drop the table (its space comes back at the next start), or restore the pool file from a backup.")));
+		}
+		rootframe = NvmPoolDirValue(e->root);
+		nblocks = pool_dir_damaged[i] ? NVM_MAX_REL_BLOCKS : NvmPoolDirValue(e->nblocks);
+		if (rootframe == 0 || !NvmPoolMarkUsed(rootframe, i))
 			continue;
-		root = (uint64 *) NvmPoolFrameAddr(e->root);
+		root = (uint64 *) NvmPoolFrameAddr(rootframe);
 		for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
 		{
 			uint64	   *leaf;
@@ -806,7 +831,7 @@ NvmPoolRebuildAllocation(void)
 
 				if (leaf[k] == 0)
 					continue;
-				if (blk >= e->nblocks)
+				if (blk >= nblocks)
 				{
 					NvmPoolPublish64(&leaf[k], 0);
 					NvmPoolCountAdd(NVM_STAT_ORPHANS_RECLAIMED, 1);
@@ -831,8 +856,11 @@ NvmPoolShmemInit(uint64 extra_pins)
 	pool_pins = (pg_atomic_uint32 *) ((char *) pool_shared +
 									  add_size(offsetof(NvmPoolShared, bitmap),
 											   mul_size(NvmPoolBitmapWords(), sizeof(uint64))));
+	pool_dir_damaged = (bool *) (pool_pins + NvmPoolFrameCount() + 1 + extra_pins);
 	if (!found)
 	{
+		if (pool_header)
+			memset(pool_dir_damaged, 0, pool_header->dir_entries);
 		for (uint64 f = 0; f <= NvmPoolFrameCount() + extra_pins; f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
 		pool_shared->extra_pins = extra_pins;
@@ -893,7 +921,7 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 
 	LWLockAcquire(NvmPoolDirLock(), LW_SHARED);
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
-		if (pool_dir[i].state & NVM_REL_USED)
+		if (pool_dir[i].state != 0)
 			rels++;
 	LWLockRelease(NvmPoolDirLock());
 

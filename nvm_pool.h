@@ -29,7 +29,7 @@
  * ----------------------------------------------------------------
  */
 #define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
-#define NVM_POOL_FORMAT_VERSION	3
+#define NVM_POOL_FORMAT_VERSION	4
 #define NVM_FRAME_SIZE			BLCKSZ
 #define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
 #define NVM_MAX_REL_BLOCKS		((uint64) NVM_PT_FANOUT * NVM_PT_FANOUT)
@@ -184,6 +184,7 @@ extern void NvmPoolRelSetState(int dirIndex, uint64 state);
 extern void NvmPoolRelFree(int dirIndex);
 extern void NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks);
 extern BlockNumber NvmPoolRelNBlocks(int dirIndex);
+extern bool NvmPoolRelIsDamaged(int dirIndex);
 extern void NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno);
 extern void NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);
 extern uint64 NvmPoolRelGetFrame(int dirIndex, BlockNumber blkno);

@@ -10,7 +10,11 @@
  *	  leaf holds NVM_PT_FANOUT frame numbers of data pages; 0 means "none".
  *	  Every change is one aligned 8-byte store, persisted (NvmPoolPublish64),
  *	  so every change is crash-atomic (see nvm_pool.c: a frame is in use if
- *	  and only if a used entry reaches it).
+ *	  and only if a used entry reaches it).  The words of an entry carry
+ *	  checks (NvmDirEntry): an entry that fails them at start is marked
+ *	  damaged, and nothing acts on it -- its relation cannot be read or
+ *	  changed (an ERROR naming it), nothing of it is reclaimed, and dropping
+ *	  it only frees the entry (its frames come back at the next start).
  *
  * Locks: the directory lock (NvmPoolDirLock), exclusive to create, free or
  * change an entry's state, shared to look one up; a relation's extension
@@ -30,6 +34,7 @@
 #include "nvm_pool_internal.h"
 
 static void NvmPoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno) pg_attribute_noreturn();
+static void NvmPoolDirDamaged(NvmDirEntry *e) pg_attribute_noreturn();
 
 int
 NvmPoolDirSize(void)
@@ -37,10 +42,127 @@ NvmPoolDirSize(void)
 	return (int) pool_header->dir_entries;
 }
 
+/* a 64-bit mixer (MurmurHash3's finaliser) */
+static inline uint64
+NvmPoolDirMix(uint64 x)
+{
+	x ^= x >> 33;
+	x *= UINT64CONST(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
+/* the hash of an entry's key and place, which every check includes */
+static inline uint64
+NvmPoolDirKeyHash(NvmDirEntry *e)
+{
+	uint64		idx = (uint64) (e - pool_dir);
+
+	return NvmPoolDirMix((((uint64) e->spcNode << 32) | e->dbNode) ^
+						 NvmPoolDirMix(((uint64) e->relNode << 24) ^ idx));
+}
+
+/*
+ * NvmPoolDirKeyCheck - the check of entry e's key and index (never 0, so a
+ * zeroed key fails it).
+ */
+uint32
+NvmPoolDirKeyCheck(NvmDirEntry *e)
+{
+	uint32		c = (uint32) (NvmPoolDirKeyHash(e) >> 32);
+
+	return c == 0 ? 1 : c;
+}
+
+/*
+ * NvmPoolDirEncode - word w of entry e holding value (below 2^48), with its
+ * check in the top 16 bits.  e's key must be written.
+ */
+uint64
+NvmPoolDirEncode(NvmDirEntry *e, NvmDirWord w, uint64 value)
+{
+	uint64		h = NvmPoolDirMix(value ^ ((uint64) (w + 1) << 56) ^ NvmPoolDirKeyHash(e));
+
+	Assert((value & ~NVM_DIR_VALUE_MASK) == 0);
+	return value | (h & ~NVM_DIR_VALUE_MASK);
+}
+
+/*
+ * NvmPoolDirCheckEntry - NULL when the entry e, not free, passes its checks;
+ * else what of it is damaged.
+ */
+const char *
+NvmPoolDirCheckEntry(NvmDirEntry *e)
+{
+	uint64		state = NvmPoolDirValue(e->state);
+
+	if (e->keycheck != NvmPoolDirKeyCheck(e))
+		return "its key (the relation it belongs to)";
+	if (e->state != NvmPoolDirEncode(e, NVM_DIR_STATE, state) ||
+		!(state & NVM_REL_USED) ||
+		(state & ~(NVM_REL_USED | NVM_REL_CREATING | NVM_REL_DROPPING |
+				   UINT64CONST(0xFFFFFFFF))) != 0)
+		return "its state word";
+	if (e->root != NvmPoolDirEncode(e, NVM_DIR_ROOT, NvmPoolDirValue(e->root)) ||
+		(NvmPoolDirValue(e->root) != 0 && !NvmPoolFrameValid(NvmPoolDirValue(e->root))))
+		return "its page-table root";
+	if (e->nblocks != NvmPoolDirEncode(e, NVM_DIR_NBLOCKS, NvmPoolDirValue(e->nblocks)) ||
+		NvmPoolDirValue(e->nblocks) > NVM_MAX_REL_BLOCKS)
+		return "its block count";
+	return NULL;
+}
+
+/* publish value as word w of entry e */
+static inline void
+NvmPoolDirPut(NvmDirEntry *e, NvmDirWord w, uint64 value)
+{
+	uint64	   *word = w == NVM_DIR_STATE ? &e->state :
+		w == NVM_DIR_ROOT ? &e->root : &e->nblocks;
+
+	NvmPoolPublish64(word, NvmPoolDirEncode(e, w, value));
+}
+
+/*
+ * NvmPoolDirDamaged - ERROR for an entry the start found damaged.
+ */
+static void
+NvmPoolDirDamaged(NvmDirEntry *e)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("nvm_am pool directory entry %d of relation %u/%u/%u is damaged",
+					(int) (e - pool_dir), e->spcNode, e->dbNode, e->relNode),
+			 errdetail("The entry failed its checks when the server started; nvm_am does not read, change or reclaim anything through it."),
+			 errhint("Drop the table (its space comes back at the next start), or restore the pool file \"%s\" from a backup.",
+					 pool_resolved_path)));
+}
+
+/* entry dirIndex, which must not be damaged */
+static inline NvmDirEntry *
+NvmPoolDirEntryOk(int dirIndex)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+
+	if (unlikely(pool_dir_damaged != NULL && pool_dir_damaged[dirIndex]))
+		NvmPoolDirDamaged(e);
+	return e;
+}
+
+/*
+ * NvmPoolRelIsDamaged - did the start find entry dirIndex damaged?
+ */
+bool
+NvmPoolRelIsDamaged(int dirIndex)
+{
+	return pool_dir_damaged != NULL && pool_dir_damaged[dirIndex];
+}
+
 static inline bool
 NvmPoolEntryMatches(NvmDirEntry *e, const RelFileNode *node)
 {
-	return (e->state & NVM_REL_USED) &&
+	return e->state != 0 &&
 		e->relNode == node->relNode &&
 		e->dbNode == node->dbNode &&
 		e->spcNode == node->spcNode;
@@ -70,15 +192,16 @@ NvmPoolRelLookup(const RelFileNode *node)
 
 /*
  * NvmPoolRelGetKey - read an entry's key and state; false if it is free.
- * Caller holds the directory lock.
+ * A damaged entry reads as used and settled (no CREATING or DROPPING flag
+ * for anyone to act on).  Caller holds the directory lock.
  */
 bool
 NvmPoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state)
 {
 	NvmDirEntry *e = &pool_dir[dirIndex];
 
-	*state = e->state;
-	if (!(e->state & NVM_REL_USED))
+	*state = NvmPoolRelGetState(dirIndex);
+	if (!(*state & NVM_REL_USED))
 		return false;
 	node->spcNode = e->spcNode;
 	node->dbNode = e->dbNode;
@@ -109,12 +232,13 @@ NvmPoolRelCreate(const RelFileNode *node, TransactionId xid)
 		e->spcNode = node->spcNode;
 		e->dbNode = node->dbNode;
 		e->relNode = node->relNode;
-		e->pad = 0;
-		e->root = 0;
-		e->nblocks = 0;
+		e->keycheck = NvmPoolDirKeyCheck(e);
+		e->root = NvmPoolDirEncode(e, NVM_DIR_ROOT, 0);
+		e->nblocks = NvmPoolDirEncode(e, NVM_DIR_NBLOCKS, 0);
 		memset(e->reserved, 0, sizeof(e->reserved));
 		NvmPoolFlush(e, sizeof(*e));
-		NvmPoolPublish64(&e->state, NVM_REL_USED | NVM_REL_CREATING | xid);
+		pool_dir_damaged[i] = false;
+		NvmPoolDirPut(e, NVM_DIR_STATE, NVM_REL_USED | NVM_REL_CREATING | xid);
 		NvmPoolCountAdd(NVM_STAT_RELS_CREATED, 1);
 		return i;
 	}
@@ -130,7 +254,13 @@ NvmPoolRelCreate(const RelFileNode *node, TransactionId xid)
 uint64
 NvmPoolRelGetState(int dirIndex)
 {
-	return pool_dir[dirIndex].state;
+	uint64		word = pool_dir[dirIndex].state;
+
+	if (word == 0)
+		return 0;
+	if (NvmPoolRelIsDamaged(dirIndex))
+		return NVM_REL_USED;
+	return NvmPoolDirValue(word);
 }
 
 /*
@@ -142,7 +272,7 @@ NvmPoolRelSetState(int dirIndex, uint64 state)
 {
 	Assert(LWLockHeldByMeInMode(NvmPoolDirLock(), LW_EXCLUSIVE));
 	Assert(state & NVM_REL_USED);
-	NvmPoolPublish64(&pool_dir[dirIndex].state, state);
+	NvmPoolDirPut(&pool_dir[dirIndex], NVM_DIR_STATE, state);
 }
 
 /*
@@ -184,7 +314,7 @@ NvmPoolCollectFrames(NvmDirEntry *e, uint64 root, uint64 nblocks, int *n)
  * NvmPoolRelFree - free an entry and all its frames.  The state word is
  * published first; from then on nothing in the pool reaches the frames.
  * Caller holds the directory lock exclusively and makes sure no backend
- * uses the relation.
+ * uses the relation.  Of a damaged entry only the entry is freed.
  */
 void
 NvmPoolRelFree(int dirIndex)
@@ -194,7 +324,16 @@ NvmPoolRelFree(int dirIndex)
 	int			n;
 
 	Assert(LWLockHeldByMeInMode(NvmPoolDirLock(), LW_EXCLUSIVE));
-	frames = NvmPoolCollectFrames(e, e->root, e->nblocks, &n);
+	if (NvmPoolRelIsDamaged(dirIndex))
+	{
+		/* what its words say cannot be trusted: free the entry alone */
+		NvmPoolPublish64(&e->state, 0);
+		pool_dir_damaged[dirIndex] = false;
+		NvmPoolCountAdd(NVM_STAT_RELS_DROPPED, 1);
+		return;
+	}
+	frames = NvmPoolCollectFrames(e, NvmPoolDirValue(e->root),
+								  NvmPoolDirValue(e->nblocks), &n);
 	NvmPoolPublish64(&e->state, 0);
 	NvmPoolFreeFrames(frames, n);
 	pfree(frames);
@@ -213,9 +352,9 @@ NvmPoolRelFree(int dirIndex)
 void
 NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64		root = e->root;
-	uint64		old = e->nblocks;
+	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
+	uint64		root = NvmPoolDirValue(e->root);
+	uint64		old = NvmPoolDirValue(e->nblocks);
 	uint64	   *rootarr;
 	uint64	   *frames;
 	int			n;
@@ -225,13 +364,13 @@ NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks)
 	if (nblocks == 0)
 	{
 		frames = NvmPoolCollectFrames(e, root, old, &n);
-		NvmPoolPublish64(&e->nblocks, 0);
-		NvmPoolPublish64(&e->root, 0);
+		NvmPoolDirPut(e, NVM_DIR_NBLOCKS, 0);
+		NvmPoolDirPut(e, NVM_DIR_ROOT, 0);
 		NvmPoolFreeFrames(frames, n);
 		pfree(frames);
 		return;
 	}
-	NvmPoolPublish64(&e->nblocks, nblocks);
+	NvmPoolDirPut(e, NVM_DIR_NBLOCKS, nblocks);
 	rootarr = (uint64 *) NvmPoolFrameAddr(root);
 	for (uint64 blk = nblocks; blk < old; blk++)
 	{
@@ -266,7 +405,7 @@ NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks)
 BlockNumber
 NvmPoolRelNBlocks(int dirIndex)
 {
-	return (BlockNumber) pool_dir[dirIndex].nblocks;
+	return (BlockNumber) NvmPoolDirValue(NvmPoolDirEntryOk(dirIndex)->nblocks);
 }
 
 
@@ -289,13 +428,13 @@ NvmPoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno)
 static uint64 *
 NvmPoolRelLeafEntry(int dirIndex, BlockNumber blkno)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64		root = e->root;
+	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
+	uint64		root = NvmPoolDirValue(e->root);
 	uint64		leaf;
 
-	if (blkno >= e->nblocks)
+	if (blkno >= NvmPoolDirValue(e->nblocks))
 		elog(ERROR, "block %u is beyond the end of nvm_am relation %u (%llu blocks)",
-			 blkno, e->relNode, (unsigned long long) e->nblocks);
+			 blkno, e->relNode, (unsigned long long) NvmPoolDirValue(e->nblocks));
 	if (!NvmPoolFrameValid(root))
 		NvmPoolPageTableCorrupt(e, blkno);
 	leaf = ((uint64 *) NvmPoolFrameAddr(root))[blkno / NVM_PT_FANOUT];
@@ -323,7 +462,7 @@ NvmPoolNewTableFrame(void)
 void
 NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
+	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
 	uint64	   *root;
 
 	if ((uint64) blkno >= NVM_MAX_REL_BLOCKS)
@@ -331,14 +470,14 @@ NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("nvm_am relation %u cannot grow beyond %llu blocks",
 						e->relNode, (unsigned long long) NVM_MAX_REL_BLOCKS)));
-	if (e->root == 0)
+	if (NvmPoolDirValue(e->root) == 0)
 	{
 		uint64		r = NvmPoolNewTableFrame();
 
 		NvmPoolDrain();
-		NvmPoolPublish64(&e->root, r);
+		NvmPoolDirPut(e, NVM_DIR_ROOT, r);
 	}
-	root = (uint64 *) NvmPoolFrameAddr(e->root);
+	root = (uint64 *) NvmPoolFrameAddr(NvmPoolDirValue(e->root));
 	if (root[blkno / NVM_PT_FANOUT] == 0)
 	{
 		uint64		l = NvmPoolNewTableFrame();
@@ -356,18 +495,18 @@ NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
 void
 NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
 {
-	NvmDirEntry *e = &pool_dir[dirIndex];
+	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
 	uint64	   *root;
 	uint64	   *leaf;
 
-	if (blkno != e->nblocks)
+	if (blkno != NvmPoolDirValue(e->nblocks))
 		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
-			 e->relNode, blkno, (unsigned long long) e->nblocks);
+			 e->relNode, blkno, (unsigned long long) NvmPoolDirValue(e->nblocks));
 	NvmPoolRelEnsurePath(dirIndex, blkno);
-	root = (uint64 *) NvmPoolFrameAddr(e->root);
+	root = (uint64 *) NvmPoolFrameAddr(NvmPoolDirValue(e->root));
 	leaf = (uint64 *) NvmPoolFrameAddr(root[blkno / NVM_PT_FANOUT]);
 	NvmPoolPublish64(&leaf[blkno % NVM_PT_FANOUT], frame);
-	NvmPoolPublish64(&e->nblocks, (uint64) blkno + 1);
+	NvmPoolDirPut(e, NVM_DIR_NBLOCKS, (uint64) blkno + 1);
 	NvmPoolCountAdd(NVM_STAT_PAGES_EXTENDED, 1);
 }
 

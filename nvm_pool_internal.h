@@ -38,18 +38,42 @@ typedef struct NvmPoolHeader
 	pg_crc32c	checksum;		/* CRC-32C of the bytes above */
 } NvmPoolHeader;
 
-/* a relation directory entry: 64 bytes */
+/*
+ * A relation directory entry: 64 bytes.  Each of the three words that
+ * change (state, root, nblocks) carries a 16-bit check in its top bits,
+ * computed from the value, the word's place and the entry's key, and is
+ * published with it in one 8-byte store: a crash never leaves a word and
+ * its check apart, so a mismatch is damage (NvmPoolDirDecode).  keycheck
+ * does the same for the key, written once when the entry is created.  A
+ * free entry is all zeros.
+ */
 typedef struct NvmDirEntry
 {
-	uint64		state;			/* NVM_REL_* flags | xid; 0 = free */
+	uint64		state;			/* NVM_REL_* flags | xid, with check; 0 = free */
 	uint32		spcNode;
 	uint32		dbNode;
 	uint32		relNode;
-	uint32		pad;
-	uint64		root;			/* frame number of the page-table root */
-	uint64		nblocks;		/* blocks below this are valid */
+	uint32		keycheck;		/* check of the key and the entry's index */
+	uint64		root;			/* frame of the page-table root, with check */
+	uint64		nblocks;		/* blocks below this are valid, with check */
 	uint64		reserved[3];
 } NvmDirEntry;
+
+#define NVM_DIR_VALUE_MASK		UINT64CONST(0x0000FFFFFFFFFFFF)
+
+typedef enum NvmDirWord
+{
+	NVM_DIR_STATE,
+	NVM_DIR_ROOT,
+	NVM_DIR_NBLOCKS
+} NvmDirWord;
+
+/* the value of a directory word, its check bits taken off */
+static inline uint64
+NvmPoolDirValue(uint64 word)
+{
+	return word & NVM_DIR_VALUE_MASK;
+}
 /* the mapping and its parts (nvm_pool.c) */
 extern char *pool_base;
 extern NvmPoolHeader *pool_header;
@@ -73,5 +97,11 @@ NvmPoolFrameValid(uint64 frame)
 
 /* nvm_pool.c */
 extern void NvmPoolFreeFrames(uint64 *frames, int n);
+extern bool *pool_dir_damaged;
+
+/* nvm_pool_dir.c */
+extern uint64 NvmPoolDirEncode(NvmDirEntry *e, NvmDirWord w, uint64 value);
+extern uint32 NvmPoolDirKeyCheck(NvmDirEntry *e);
+extern const char *NvmPoolDirCheckEntry(NvmDirEntry *e);
 
 #endif							/* NVM_POOL_INTERNAL_H */

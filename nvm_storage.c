@@ -452,7 +452,8 @@ NvmStorageResetUnlogged(void)
 		uint64		state;
 		char	   *init;
 
-		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED))
+		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED) ||
+			NvmPoolRelIsDamaged(i))
 			continue;
 		init = relpathperm(node, INIT_FORKNUM);
 		if (access(init, F_OK) == 0 && NvmPoolRelNBlocks(i) > 0)

@@ -125,7 +125,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is( $node->safe_psql(
 		'postgres',
 		'SELECT path, size, format_version FROM nvm_am.nvm_am_pool_info()'),
-	"$pool|" . (64 * $MB) . "|3",
+	"$pool|" . (64 * $MB) . "|4",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
 	'SELECT system_identifier FROM pg_control_system()');
@@ -138,7 +138,7 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 {
 	my $h = read_header($good);
 	is($h->{magic}, $NVM_POOL_MAGIC, 'header: magic at offset 0');
-	is($h->{format_version}, 3, 'header: format_version at offset 8');
+	is($h->{format_version}, 4, 'header: format_version at offset 8');
 	is($h->{frame_size}, 8192, 'header: frame_size at offset 12');
 	is($h->{system_identifier}, $sysid, 'header: system_identifier at offset 16');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
@@ -454,7 +454,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	is( $plain->safe_psql(
 			'postgres',
 			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am.nvm_am_pool_info()'),
-		"$default_pool|" . (64 * $MB) . "|3|f|f",
+		"$default_pool|" . (64 * $MB) . "|4|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
 	$plain->safe_psql(

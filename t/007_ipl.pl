@@ -140,35 +140,12 @@ $node->stop;
 
 
 
-# struct NvmPoolHeader (nvm_pool.c): dir_offset at 32, dir_entries at 40,
-# frames_offset at 48, logs_offset at 64, log_size at 72
-my ($dir_off, $dir_n, $frames_off, undef, $logs_off, $log_size) =
-  unpack('Q< Q< Q< Q< Q< L<', read_bytes($pool, 32, 44));
+my (undef, undef, undef, undef, $log_size) = pool_layout($pool);
 is($log_size, 256, 'pool header: log size 256');
-sub frame_addr { return $frames_off + ($_[0] - 1) * 8192; }
-# NvmDirEntry: state, spcNode, dbNode, relNode, pad, root, nblocks
-my $frame;
-for my $i (0 .. $dir_n - 1)
-{
-	my ($state, $spc, $db, $rel, undef, $root, $nblocks) =
-	  unpack('Q< L< L< L< L< Q< Q<', read_bytes($pool, $dir_off + 64 * $i, 40));
-	next unless ($state >> 32) & 1 and $rel == $filenode and $db == $dboid;
-	my $leaf = unpack('Q<', read_bytes($pool, frame_addr($root), 8));
-	$frame = unpack('Q<', read_bytes($pool, frame_addr($leaf), 8));
-	last;
-}
+my $pte = pool_pte($pool, $filenode, 0, $dboid);
+my $frame = defined $pte ? unpack('Q<', read_bytes($pool, $pte, 8)) : undef;
 ok(defined $frame, 'found the frame of table torn in the pool');
-my ($xlogid, $xrecoff) = unpack('L< L<', read_bytes($pool, frame_addr($frame), 8));
-my $gen = $xlogid * 4294967296 + $xrecoff;
-my $log = $logs_off + ($frame - 1) * $log_size;
-my @recs;
-for (my $off = 0; $off + 16 <= $log_size;)
-{
-	my ($rgen, $crc, $len) = unpack('Q< L< S<', read_bytes($pool, $log + $off, 14));
-	last if $rgen != $gen || $len < 16;
-	push @recs, [ $off, $len ];
-	$off += $len;
-}
+my ($log, @recs) = pool_log_records($pool, $frame);
 is(scalar(@recs), 3, 'the page of table torn has three log records, one per INSERT');
 # damage the last record's body (a byte of the tuple it carries)
 my ($last_off, $last_len) = @{ $recs[-1] };

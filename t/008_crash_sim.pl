@@ -150,11 +150,37 @@ sub cut_wal
 	return;
 }
 
-my @points = sort { $a <=> $b } map { $first + int(rand($last - $first + 1)) } 1 .. 8;
-push @points, $last;    # everything that was flushed, undrained flushes at random
-for my $point (@points)
+# The points: half of them inside each kind of step in turn (a flush of a
+# directory entry, a transaction slot, the commit log, a whole page or
+# page-table frame, an 8-byte publish into a frame, an in-page log record),
+# at the flush itself or the event before it; the other half at random;
+# and the end.  NVM_CRASH_POINTS sets how many (the test command: 9).
+my $npoints = $ENV{NVM_CRASH_POINTS} || 9;
+my %classes;
+for (split /\n/, `python3 $FindBin::RealBin/../test/crashsim/make_image.py $base_pool $traces --classes`)
 {
-	my $name = "power failure at event $point of $first..$last";
+	my ($class, @seqs) = split ' ';
+	$classes{$class} = \@seqs if @seqs;
+}
+my @kinds = sort keys %classes;
+note "flushes by kind: " . join(', ', map { "$_ " . scalar(@{ $classes{$_} }) } @kinds);
+my @points;
+for my $k (0 .. int(($npoints - 1) / 2) - 1)
+{
+	my $seqs = $classes{ $kinds[ $k % @kinds ] };
+	my $seq = $seqs->[ int(rand(@$seqs)) ] - int(rand(2));
+	push @points, [ $seq < $first ? $first : $seq, $kinds[ $k % @kinds ] ];
+}
+push @points, [ $first + int(rand($last - $first + 1)), 'random' ]
+  while @points < $npoints - 1;
+@points = sort { $a->[0] <=> $b->[0] } @points;
+push @points, [ $last, 'end' ];    # everything that was flushed, undrained flushes at random
+my %failed_by_kind;
+for my $p (@points)
+{
+	my ($point, $kind) = @$p;
+	my $name = "power failure at event $point of $first..$last ($kind)";
+	my $failures_before = grep { !$_ } Test::More->builder->summary;
 	rmtree($pgdata);
 	system('cp', '-a', $snap, $pgdata) == 0 or die "cp snap: $?";
 	rmtree("$pgdata/pg_wal");
@@ -165,7 +191,8 @@ for my $point (@points)
 	cut_wal($lsn);
 	$node->append_conf('postgresql.conf', "nvm_am.persist_trace = ''\n");
 	my $off = -s $node->logfile;
-	ok($node->start(fail_ok => 1), "$name: the server starts on the image") or next;
+	ok($node->start(fail_ok => 1), "$name: the server starts on the image")
+	  or do { $failed_by_kind{$kind}++; next; };
 
 	my $q = q{
 SELECT (SELECT coalesce(sum(abalance), 0) FROM accounts) || ' ' || (SELECT coalesce(sum(tbalance), 0) FROM tellers)
@@ -205,6 +232,12 @@ SELECT t, blkno, offnum, problem FROM (
 	$node->stop('immediate');
 	my $log = substr(slurp_file($node->logfile), $off);
 	unlike($log, qr/PANIC|TRAP|terminated by signal/, "$name: no crash in the server log");
+	$failed_by_kind{$kind}++
+	  if (grep { !$_ } Test::More->builder->summary) > $failures_before;
 }
+note sprintf("%d power failures simulated (%s); kinds with a failure: %s",
+	scalar(@points),
+	join(', ', map { my $k = $_; "$k " . scalar(grep { $_->[1] eq $k } @points) } (@kinds, 'random', 'end')),
+	%failed_by_kind ? join(', ', sort keys %failed_by_kind) : 'none');
 
 done_testing();

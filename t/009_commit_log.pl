@@ -199,24 +199,8 @@ is(sql(q{SELECT string_agg(id::text, ',') FROM n WHERE id IN (5001, 5002)}), '50
 	'COMMIT PREPARED and ROLLBACK PREPARED decide them');
 
 # --- damaged page tables and frames ----------------------------------------------
-# leaf_entry RELNODE BLKNO - pool offset of the page-table entry of block
-# BLKNO (< 1024) of the relation with that relfilenode.  Header: dir_offset
-# at 32, dir_entries at 40, frames_offset at 48; directory entry: state,
-# spc, db, rel, pad, root frame, nblocks.
-sub leaf_entry
-{
-	my ($relnode, $blkno) = @_;
-	my ($dir_off, $dir_n, $frames_off) = unpack('Q< Q< Q<', read_bytes($pool, 32, 24));
-	for my $i (0 .. $dir_n - 1)
-	{
-		my ($state, $spc, $db, $rel, $pad, $root) =
-		  unpack('Q< L< L< L< L< Q<', read_bytes($pool, $dir_off + 64 * $i, 32));
-		next unless $state && $rel == $relnode;
-		my $leaf = unpack('Q<', read_bytes($pool, $frames_off + ($root - 1) * 8192, 8));
-		return $frames_off + ($leaf - 1) * 8192 + 8 * $blkno;
-	}
-	return undef;
-}
+# leaf_entry RELNODE BLKNO - pool offset of the page-table entry of a block
+sub leaf_entry { return pool_pte($pool, @_); }
 
 # frame_offset RELNODE BLKNO - pool offset of the frame of that block
 sub frame_offset

@@ -9,7 +9,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
-  nvm_node);
+  nvm_node pool_layout pool_dir_entry pool_pte pool_log_records);
 
 use PostgreSQL::Test::Cluster;
 
@@ -125,6 +125,72 @@ autovacuum = off
 	$ENV{PMEM_IS_PMEM_FORCE} = 1;
 	$node->start;
 	return $node;
+}
+
+# ---- the pool's layout (nvm_pool_internal.h), for tests that damage it ----
+
+# pool_layout POOL - (dir_offset, dir_entries, frames_offset, logs_offset,
+# log_size) from the header: dir_offset at 32, dir_entries at 40,
+# frames_offset at 48, logs_offset at 64, log_size at 72
+sub pool_layout
+{
+	my ($pool) = @_;
+	my ($dir_off, $dir_n, $frames_off, undef, $logs_off, $log_size) =
+	  unpack('Q< Q< Q< Q< Q< L<', read_bytes($pool, 32, 44));
+	return ($dir_off, $dir_n, $frames_off, $logs_off, $log_size);
+}
+
+# pool_dir_entry POOL, RELNODE[, DBOID] - pool offset of the directory entry
+# of a relation, or undef.  An entry: state, spcNode, dbNode, relNode,
+# keycheck, root, nblocks; the top 16 bits of state, root and nblocks are
+# checks.
+sub pool_dir_entry
+{
+	my ($pool, $relnode, $dboid) = @_;
+	my ($dir_off, $dir_n) = pool_layout($pool);
+	for my $i (0 .. $dir_n - 1)
+	{
+		my ($state, $spc, $db, $rel) =
+		  unpack('Q< L< L< L<', read_bytes($pool, $dir_off + 64 * $i, 20));
+		next unless (($state >> 32) & 1) && $rel == $relnode;
+		next if defined $dboid && $db != $dboid;
+		return $dir_off + 64 * $i;
+	}
+	return undef;
+}
+
+# pool_pte POOL, RELNODE, BLKNO[, DBOID] - pool offset of the page-table
+# entry of a block, or undef
+sub pool_pte
+{
+	my ($pool, $relnode, $blkno, $dboid) = @_;
+	my (undef, undef, $frames_off) = pool_layout($pool);
+	my $entry = pool_dir_entry($pool, $relnode, $dboid);
+	return undef unless defined $entry;
+	my $root = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & 0xFFFFFFFFFFFF;
+	my $leaf = unpack('Q<',
+		read_bytes($pool, $frames_off + ($root - 1) * 8192 + 8 * int($blkno / 1024), 8));
+	return $frames_off + ($leaf - 1) * 8192 + 8 * ($blkno % 1024);
+}
+
+# pool_log_records POOL, FRAME - (pool offset of the frame's log area,
+# [offset, length] of each record of the base image's generation)
+sub pool_log_records
+{
+	my ($pool, $frame) = @_;
+	my (undef, undef, $frames_off, $logs_off, $log_size) = pool_layout($pool);
+	my ($lo, $hi) = unpack('L< L<', read_bytes($pool, $frames_off + ($frame - 1) * 8192, 8));
+	my $gen = $lo * 4294967296 + $hi;
+	my $log = $logs_off + ($frame - 1) * $log_size;
+	my @recs;
+	for (my $off = 0; $off + 16 <= $log_size;)
+	{
+		my ($rgen, $crc, $len) = unpack('Q< L< S<', read_bytes($pool, $log + $off, 14));
+		last if $rgen != $gen || $len < 16;
+		push @recs, [ $off, $len ];
+		$off += $len;
+	}
+	return ($log, @recs);
 }
 
 1;

@@ -87,7 +87,7 @@ SELECT is((SELECT frame_bytes FROM nvm_am.nvm_am_pool_info()),
 SELECT is((SELECT used_bytes FROM nvm_am.nvm_am_pool_info()),
           (SELECT frames_used * frame_bytes + metadata_bytes FROM nvm_am.nvm_am_pool_info()),
           'used_bytes = frames in use and the metadata');
-SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 3, 'format_version = 3');
+SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 4, 'format_version = 4');
 SELECT cmp_ok((SELECT size FROM nvm_am.nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
 SELECT ok((SELECT used_bytes > 0 AND free_bytes > 0 AND metadata_bytes > 0
              FROM nvm_am.nvm_am_pool_info()),
