@@ -109,7 +109,8 @@ run_tap() {
         fi
     fi
     for f in "$@"; do
-        as_pg "NVM_SMALL_FS='$small' make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >"$WORK/tap.log" 2>&1
+        # the crash simulation's length and the tests' random seed, if set
+        as_pg "NVM_SMALL_FS='$small' NVM_CRASH_POINTS='${NVM_CRASH_POINTS:-}' NVM_TAP_SEED='${NVM_TAP_SEED:-}' make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >"$WORK/tap.log" 2>&1
         rc=$?
         [ $rc -eq 0 ] || { cat "$WORK/tap.log"; tail -n 60 "$WORK"/tmp_check/log/*.log 2>/dev/null; }
         count_rc "$f" $rc

@@ -219,7 +219,7 @@ pool_refused(
 	name => 'other format version',
 	damage => sub { rewrite_header($pool, format_version => 1) },
 	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 3\./,
+	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 4\./,
 	hint => 'Use the nvm_am version that created the pool');
 
 pool_refused(

@@ -167,7 +167,7 @@ sub pool_pte
 	my (undef, undef, $frames_off) = pool_layout($pool);
 	my $entry = pool_dir_entry($pool, $relnode, $dboid);
 	return undef unless defined $entry;
-	my $root = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & 0xFFFFFFFFFFFF;
+	my $root = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & ((1 << 48) - 1);	# the entry's check bits off
 	my $leaf = unpack('Q<',
 		read_bytes($pool, $frames_off + ($root - 1) * 8192 + 8 * int($blkno / 1024), 8));
 	return $frames_off + ($leaf - 1) * 8192 + 8 * ($blkno % 1024);
