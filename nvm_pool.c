@@ -9,14 +9,17 @@
  * On-pmem layout (all offsets from the start of the pool file):
  *
  *	 [0, 2048)				NvmPoolHeader, checksummed, written once at creation
- *	 [2048, 4096)			NvmPoolRuntime: the generation high-water mark
+ *	 [2048, 4096)			NvmPoolRuntime: the generation high-water mark and
+ *							the extents added by growing the pool
  *	 [4096, xact_off)		relation directory: dir_entries NvmDirEntry (64 B)
  *	 [xact_off, clog_off)	transaction slots: NVM_XACT_SLOTS NvmXactSlot (64 B)
  *	 [clog_off, frames_off) commit log: NVM_COMMIT_LOG_ENTRIES NvmCommitEntry
  *							(64 B); both written by nvm_commit.c
  *	 [frames_off, logs_off)	page frames of BLCKSZ bytes, numbered from 1
- *	 [logs_off, ...)		one in-page log area of log_size bytes per frame,
+ *	 [logs_off, size)		one in-page log area of log_size bytes per frame,
  *							in frame order (none when log_size is 0)
+ *	 [size, ...)			extents (NvmPoolGrow): each its frames, then their
+ *							log areas; numbered after the frames before them
  *
  * A frame's log area belongs to the page image in the frame (ipl_log.c
  * writes it); it is reset by writing a new base image with a new
@@ -69,6 +72,7 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -76,6 +80,7 @@
 
 #include <libpmem.h>
 
+#include "access/twophase.h"
 #include "access/xlog.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
@@ -86,6 +91,7 @@
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
+#include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/memutils.h"
 
@@ -102,12 +108,19 @@
 /* the part of the header page that changes at run time (not checksummed) */
 #define NVM_RUNTIME_OFFSET	2048
 #define NVM_GEN_BATCH		65536
+/* an extent's frames: frame numbers stay below 2^48 (directory words) */
+#define NVM_MAX_EXTENT_FRAMES	(UINT64CONST(1) << 40)
 
 typedef struct NvmPoolRuntime
 {
 	uint64		gen_high_water; /* no generation number at or beyond this
 								 * has been handed out */
+	uint64		nextents;		/* extents in use; published last */
+	NvmPoolExtent extents[NVM_MAX_EXTENTS];
 } NvmPoolRuntime;
+
+StaticAssertDecl(NVM_RUNTIME_OFFSET + sizeof(NvmPoolRuntime) <= NVM_HEADER_SIZE,
+				 "the runtime part fits the header page");
 
 StaticAssertDecl(sizeof(NvmDirEntry) == 64, "directory entries are 64 bytes");
 StaticAssertDecl(sizeof(NvmXactSlot) == 64, "a transaction slot is a cache line");
@@ -126,6 +139,22 @@ typedef struct NvmPoolShared
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
 } NvmPoolShared;
 
+/* a process's own counters, one cache-line-aligned row per PGPROC */
+typedef union NvmCounterRow
+{
+	pg_atomic_uint64 c[NVM_NUM_COUNTERS];
+	char		pad[TYPEALIGN(PG_CACHE_LINE_SIZE, NVM_NUM_COUNTERS * sizeof(pg_atomic_uint64))];
+} NvmCounterRow;
+
+static NvmCounterRow *pool_counter_rows = NULL;
+
+/* the number of PGPROCs (ProcGlobal's allProcCount, known before it exists) */
+static inline int
+NvmPoolCounterProcs(void)
+{
+	return MaxBackends + NUM_AUXILIARY_PROCS + max_prepared_xacts;
+}
+
 /* GUC variables */
 char	   *nvm_pool_path = NULL;
 int			nvm_pool_size_mb = 1024;
@@ -139,6 +168,8 @@ static pid_t trace_pid = 0;
 /* Process-local state, inherited from the postmaster by fork */
 char *pool_base = NULL;
 NvmPoolHeader *pool_header = NULL;
+uint64		pool_nframes = 0;	/* all frames, the extents' included */
+static uint64 pool_total_size = 0;	/* bytes the header and extents describe */
 bool	   *pool_dir_damaged = NULL;	/* in shared memory, per entry */
 static NvmPoolRuntime *pool_runtime = NULL;
 NvmDirEntry *pool_dir = NULL;
@@ -390,6 +421,14 @@ NvmPoolSetPointers(void *base, bool is_pmem)
 	pool_slots = (NvmXactSlot *) (pool_base + pool_header->xact_offset);
 	pool_clog = (NvmCommitEntry *) (pool_base + pool_header->clog_offset);
 	pool_is_pmem = is_pmem;
+	pool_nframes = pool_header->nframes;
+	pool_total_size = pool_header->pool_size;
+	for (uint64 i = 0; i < pool_runtime->nextents; i++)
+	{
+		pool_nframes += pool_runtime->extents[i].nframes;
+		pool_total_size = pool_runtime->extents[i].offset +
+			pool_runtime->extents[i].nframes * (NVM_FRAME_SIZE + pool_header->log_size);
+	}
 }
 
 static void
@@ -484,10 +523,95 @@ NvmPoolRefuse(const char *msg, const char *detail, const char *hint)
 			 errhint("%s", hint)));
 }
 
+/* a crash injected by the tests of growth (t/016): after step n */
+static void
+NvmPoolGrowCrashPoint(int step)
+{
+	const char *at = getenv("NVM_AM_TEST_GROWTH_CRASH");
+
+	if (at != NULL && atoi(at) == step)
+		(void) kill(getpid(), SIGKILL);
+}
+
+/*
+ * NvmPoolGrow - add an extent to the pool so that it reaches the configured
+ * size: frames, each with its log area, after the pool's current end
+ * (described bytes).  Called in the postmaster before the pool is mapped.
+ * Crash-safe in three steps, each made durable before the next:
+ *	1. the file is extended (zeroed space) -- a crash leaves a longer file,
+ *	   which the next start grows into again;
+ *	2. the extent's description is written past the counted ones -- a crash
+ *	   leaves a description nobody counts;
+ *	3. the extent count, one aligned 8-byte write, publishes it.
+ * The new frames are free: no directory entry reaches them.
+ */
+static void
+NvmPoolGrow(int fd, const NvmPoolHeader *hdr, NvmPoolRuntime *rt,
+			uint64 described, struct stat *st)
+{
+	uint64		configured = NvmPoolConfiguredSize();
+	uint64		offset = TYPEALIGN(NVM_FRAME_SIZE, described);
+	uint64		per = NVM_FRAME_SIZE + (uint64) hdr->log_size;
+	uint64		nframes = configured > offset ? (configured - offset) / per : 0;
+	uint64		count;
+	NvmPoolExtent x;
+	int			rc;
+
+	nframes = Min(nframes, NVM_MAX_EXTENT_FRAMES);
+	if (nframes == 0)
+		return;					/* too little to hold a frame */
+	if (rt->nextents >= NVM_MAX_EXTENTS)
+		NvmPoolRefuse("cannot grow any more",
+					  psprintf("The pool has grown %d times, the most a pool can.", NVM_MAX_EXTENTS),
+					  "Set nvm_am.pool_size back to the pool's size; for a larger pool, dump the nvm_am tables, move the pool file away, and restore them into the new pool.");
+
+	rc = posix_fallocate(fd, 0, offset + nframes * per);
+	if (rc != 0)
+	{
+		errno = rc;
+		ereport(FATAL,
+				(errcode(rc == ENOSPC ? ERRCODE_DISK_FULL : ERRCODE_IO_ERROR),
+				 errmsg("could not grow nvm_am pool file \"%s\" to %llu bytes: %m",
+						pool_resolved_path, (unsigned long long) (offset + nframes * per)),
+				 errdetail("The pool keeps its %llu bytes.", (unsigned long long) described),
+				 errhint("Free space on the file system holding the pool, or set nvm_am.pool_size back.")));
+	}
+	if (pg_fsync(fd) != 0)
+		NvmPoolFileFailed("fsync", NULL);
+	NvmPoolGrowCrashPoint(1);
+
+	x.offset = offset;
+	x.nframes = nframes;
+	if (pg_pwrite(fd, &x, sizeof(x), NVM_RUNTIME_OFFSET + offsetof(NvmPoolRuntime, extents) +
+				  rt->nextents * sizeof(x)) != sizeof(x) ||
+		pg_fsync(fd) != 0)
+		NvmPoolFileFailed("write", NULL);
+	NvmPoolGrowCrashPoint(2);
+
+	count = rt->nextents + 1;
+	if (pg_pwrite(fd, &count, sizeof(count),
+				  NVM_RUNTIME_OFFSET + offsetof(NvmPoolRuntime, nextents)) != sizeof(count) ||
+		pg_fsync(fd) != 0)
+		NvmPoolFileFailed("write", NULL);
+	rt->extents[rt->nextents] = x;
+	rt->nextents = count;
+	NvmPoolGrowCrashPoint(3);
+
+	if (fstat(fd, st) != 0)
+		NvmPoolFileFailed("stat", NULL);
+	ereport(LOG,
+			(errmsg("nvm_am pool file \"%s\" grew from %llu to %llu bytes: %llu page frames added",
+					pool_resolved_path, (unsigned long long) described,
+					(unsigned long long) (offset + nframes * per),
+					(unsigned long long) nframes)));
+}
+
 static void
 NvmPoolOpenExisting(struct stat *st)
 {
 	NvmPoolHeader hdr;
+	NvmPoolRuntime rt;
+	uint64		described;
 	ssize_t		n;
 	int			fd = pool_lock_fd;
 	int			rc;
@@ -524,19 +648,40 @@ NvmPoolOpenExisting(struct stat *st)
 							(unsigned long long) hdr.system_identifier,
 							(unsigned long long) GetSystemIdentifier()),
 				   move_hint);
-	if ((uint64) st->st_size != hdr.pool_size)
-		NvmPoolRefuse("is truncated or was resized",
-					  psprintf("The header records %llu bytes, the file has %llu.",
-							(unsigned long long) hdr.pool_size,
-							(unsigned long long) st->st_size),
-				   move_hint);
-	if (hdr.pool_size != NvmPoolConfiguredSize())
-		NvmPoolRefuse("does not have the configured size",
-					  psprintf("The pool has %llu bytes, nvm_am.pool_size asks for %llu.",
-							(unsigned long long) hdr.pool_size,
-							(unsigned long long) NvmPoolConfiguredSize()),
-				   psprintf("Set nvm_am.pool_size = '%lluMB' to use this pool; a pool cannot be resized.",
-							(unsigned long long) (hdr.pool_size / (1024 * 1024))));
+	/* the extents added by growing the pool, and the size they make */
+	n = pg_pread(fd, &rt, sizeof(rt), NVM_RUNTIME_OFFSET);
+	if (n != sizeof(rt))
+		NvmPoolFileFailed("read", NULL);
+	described = hdr.pool_size;
+	if (rt.nextents > NVM_MAX_EXTENTS)
+		NvmPoolRefuse("has a corrupt extent list",
+					  psprintf("It counts %llu extents, at most %d can exist.",
+							   (unsigned long long) rt.nextents, NVM_MAX_EXTENTS),
+					  move_hint);
+	for (uint64 i = 0; i < rt.nextents; i++)
+	{
+		if (rt.extents[i].offset != TYPEALIGN(NVM_FRAME_SIZE, described) ||
+			rt.extents[i].nframes == 0 || rt.extents[i].nframes > NVM_MAX_EXTENT_FRAMES)
+			NvmPoolRefuse("has a corrupt extent list",
+						  psprintf("Extent %llu does not follow the pool's end at %llu bytes.",
+								   (unsigned long long) i, (unsigned long long) described),
+						  move_hint);
+		described = rt.extents[i].offset +
+			rt.extents[i].nframes * (NVM_FRAME_SIZE + (uint64) hdr.log_size);
+	}
+	if ((uint64) st->st_size < described)
+		NvmPoolRefuse("is truncated",
+					  psprintf("The header and the pool's extents record %llu bytes, the file has %llu.",
+							   (unsigned long long) described,
+							   (unsigned long long) st->st_size),
+					  move_hint);
+	if (NvmPoolConfiguredSize() < described)
+		NvmPoolRefuse("is larger than nvm_am.pool_size",
+					  psprintf("The pool has %llu bytes, nvm_am.pool_size asks for %llu; a pool cannot shrink.",
+							   (unsigned long long) described,
+							   (unsigned long long) NvmPoolConfiguredSize()),
+					  psprintf("Set nvm_am.pool_size = '%lluMB' or more (a larger value grows the pool).",
+							   (unsigned long long) ((described + 1024 * 1024 - 1) / (1024 * 1024))));
 	if (hdr.log_size != (uint32) nvm_ipl_log_size)
 		NvmPoolRefuse("has another in-page log size",
 					  psprintf("The pool was created with nvm_am.ipl_log_size = %u bytes, the setting is %d bytes.",
@@ -554,6 +699,9 @@ NvmPoolOpenExisting(struct stat *st)
 		hdr.logs_offset + hdr.nframes * hdr.log_size > hdr.pool_size)
 		NvmPoolRefuse("has an inconsistent layout",
 					  "The header's offsets do not fit the file.", move_hint);
+
+	if (NvmPoolConfiguredSize() > described)
+		NvmPoolGrow(fd, &hdr, &rt, described, st);
 
 	/*
 	 * A pool copied with holes (cp --sparse=always, rsync -S, tar -S) maps
@@ -683,7 +831,7 @@ NvmPoolBitmapWords(void)
 
 	/* the postmaster knows the layout before shared memory exists */
 	if (pool_header)
-		return (pool_header->nframes + 64) / 64;
+		return (pool_nframes + 64) / 64;
 	NvmPoolComputeLayout(&hdr, NvmPoolConfiguredSize());
 	return (hdr.nframes + 64) / 64;
 }
@@ -698,7 +846,7 @@ NvmPoolFrameCount(void)
 	NvmPoolHeader hdr;
 
 	if (pool_header)
-		return pool_header->nframes;
+		return pool_nframes;
 	NvmPoolComputeLayout(&hdr, NvmPoolConfiguredSize());
 	return hdr.nframes;
 }
@@ -718,7 +866,10 @@ NvmPoolShmemSize(uint64 extra_pins)
 	size = add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
 								   sizeof(pg_atomic_uint32)));
 	/* one flag per directory entry: damaged (NvmPoolRebuildAllocation) */
-	return add_size(size, pool_header ? pool_header->dir_entries : 0);
+	size = add_size(size, pool_header ? pool_header->dir_entries : 0);
+	/* a row of counters per PGPROC, cache-line aligned */
+	return add_size(size, PG_CACHE_LINE_SIZE +
+					mul_size(NvmPoolCounterProcs(), sizeof(NvmCounterRow)));
 }
 
 void
@@ -779,10 +930,10 @@ NvmPoolRebuildAllocation(void)
 	uint64		words = NvmPoolBitmapWords();
 
 	memset(pool_shared->bitmap, 0, words * sizeof(uint64));
-	pool_shared->frames_free = pool_header->nframes;
+	pool_shared->frames_free = pool_nframes;
 	/* bit 0 and bits past nframes are never allocatable */
 	pool_shared->bitmap[0] |= 1;
-	for (uint64 f = pool_header->nframes + 1; f < words * 64; f++)
+	for (uint64 f = pool_nframes + 1; f < words * 64; f++)
 		NvmPoolBitSet(f);
 
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
@@ -857,10 +1008,15 @@ NvmPoolShmemInit(uint64 extra_pins)
 									  add_size(offsetof(NvmPoolShared, bitmap),
 											   mul_size(NvmPoolBitmapWords(), sizeof(uint64))));
 	pool_dir_damaged = (bool *) (pool_pins + NvmPoolFrameCount() + 1 + extra_pins);
+	pool_counter_rows = (NvmCounterRow *)
+		CACHELINEALIGN(pool_dir_damaged + (pool_header ? pool_header->dir_entries : 0));
 	if (!found)
 	{
 		if (pool_header)
 			memset(pool_dir_damaged, 0, pool_header->dir_entries);
+		for (int p = 0; p < NvmPoolCounterProcs(); p++)
+			for (int i = 0; i < NVM_NUM_COUNTERS; i++)
+				pg_atomic_init_u64(&pool_counter_rows[p].c[i], 0);
 		for (uint64 f = 0; f <= NvmPoolFrameCount() + extra_pins; f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
 		pool_shared->extra_pins = extra_pins;
@@ -891,17 +1047,38 @@ NvmPoolShmemInit(uint64 extra_pins)
  * ----------------------------------------------------------------
  */
 
+/*
+ * NvmPoolCountAdd - add n to counter c.  A process with a PGPROC adds to its
+ * own row, which no other process writes: a plain load and store, no
+ * shared cache line (a single cluster-wide counter would be one line that
+ * every core fights over).  Others (the postmaster) add atomically to the
+ * shared row.  Readers sum the rows.
+ */
 void
 NvmPoolCountAdd(NvmCounter c, uint64 n)
 {
-	if (pool_shared)
+	if (MyProc != NULL && pool_counter_rows != NULL &&
+		MyProc->pgprocno < NvmPoolCounterProcs())
+	{
+		pg_atomic_uint64 *v = &pool_counter_rows[MyProc->pgprocno].c[c];
+
+		pg_atomic_write_u64(v, pg_atomic_read_u64(v) + n);
+	}
+	else if (pool_shared)
 		pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
 }
 
 uint64
 NvmPoolCounterValue(NvmCounter c)
 {
-	return pool_shared ? pg_atomic_read_u64(&pool_shared->counters[c]) : 0;
+	uint64		sum;
+
+	if (pool_shared == NULL)
+		return 0;
+	sum = pg_atomic_read_u64(&pool_shared->counters[c]);
+	for (int p = 0; p < NvmPoolCounterProcs(); p++)
+		sum += pg_atomic_read_u64(&pool_counter_rows[p].c[c]);
+	return sum;
 }
 
 const char *
@@ -930,8 +1107,8 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 	LWLockRelease(&pool_shared->locks[NVM_LOCK_ALLOC].lock);
 
 	info->path = pool_resolved_path;
-	info->size = pool_header->pool_size;
-	info->frames_total = pool_header->nframes;
+	info->size = pool_total_size;
+	info->frames_total = pool_nframes;
 	info->frame_bytes = NVM_FRAME_SIZE + pool_header->log_size;
 	info->metadata_bytes = info->size - info->frames_total * info->frame_bytes;
 	info->relations = rels;
@@ -1046,8 +1223,8 @@ NvmPoolAllocFrame(void)
 				(errcode(ERRCODE_DISK_FULL),
 				 errmsg("nvm_am pool is full"),
 				 errdetail("All %llu page frames of pool file \"%s\" are in use.",
-						   (unsigned long long) pool_header->nframes, pool_resolved_path),
-				 errhint("Drop or truncate nvm_am tables, or create the cluster's pool with a larger nvm_am.pool_size.")));
+						   (unsigned long long) pool_nframes, pool_resolved_path),
+				 errhint("Drop or truncate nvm_am tables, or raise nvm_am.pool_size and restart the server: the pool grows.")));
 	return frame;
 }
 
@@ -1093,8 +1270,8 @@ void
 NvmPoolPinFrame(uint64 frame)
 {
 	Assert(NvmPoolFrameValid(frame) ||
-		   (frame > pool_header->nframes &&
-			frame <= pool_header->nframes + pool_shared->extra_pins));
+		   (frame > pool_nframes &&
+			frame <= pool_nframes + pool_shared->extra_pins));
 	if (local_npins >= local_maxpins)
 	{
 		int			newmax = Max(16, local_maxpins * 2);
@@ -1185,7 +1362,34 @@ NvmPoolFrameLog(uint64 frame)
 	Assert(NvmPoolFrameValid(frame));
 	if (pool_header->log_size == 0)
 		return NULL;
-	return pool_base + pool_header->logs_offset + (frame - 1) * pool_header->log_size;
+	if (likely(frame <= pool_header->nframes))
+		return pool_base + pool_header->logs_offset + (frame - 1) * pool_header->log_size;
+	return NvmPoolExtentFrameAddr(frame, true);
+}
+
+/*
+ * NvmPoolExtentFrameAddr - the address of a frame of an extent (log:
+ * its log area).
+ */
+char *
+NvmPoolExtentFrameAddr(uint64 frame, bool log)
+{
+	uint64		first = pool_header->nframes + 1;
+
+	for (uint64 i = 0; i < pool_runtime->nextents; i++)
+	{
+		const NvmPoolExtent *x = &pool_runtime->extents[i];
+
+		if (frame < first + x->nframes)
+			return pool_base + x->offset + (log ?
+											x->nframes * NVM_FRAME_SIZE +
+											(frame - first) * pool_header->log_size :
+											(frame - first) * NVM_FRAME_SIZE);
+		first += x->nframes;
+	}
+	elog(PANIC, "nvm_am frame %llu is beyond the pool's %llu frames",
+		 (unsigned long long) frame, (unsigned long long) pool_nframes);
+	return NULL;				/* keep compiler quiet */
 }
 
 /*

@@ -80,18 +80,37 @@ extern NvmPoolHeader *pool_header;
 extern NvmDirEntry *pool_dir;
 extern char *pool_resolved_path;
 
+/*
+ * Extents added by growing the pool (raising nvm_am.pool_size): each holds
+ * nframes frames followed by their log areas, from offset; its frames are
+ * numbered after those of the extents before it (the header's frames
+ * first).  Described in NvmPoolRuntime (nvm_pool.c).
+ */
+#define NVM_MAX_EXTENTS		32
+
+typedef struct NvmPoolExtent
+{
+	uint64		offset;			/* first byte of its frames */
+	uint64		nframes;
+} NvmPoolExtent;
+
+extern uint64 pool_nframes;		/* all frames: the header's and the extents' */
+extern char *NvmPoolExtentFrameAddr(uint64 frame, bool log);
+
 /* the address of frame (numbered from 1) */
 static inline char *
 NvmPoolFrameAddr(uint64 frame)
 {
-	return pool_base + pool_header->frames_offset + (frame - 1) * NVM_FRAME_SIZE;
+	if (likely(frame <= pool_header->nframes))
+		return pool_base + pool_header->frames_offset + (frame - 1) * NVM_FRAME_SIZE;
+	return NvmPoolExtentFrameAddr(frame, false);
 }
 
 /* is frame a frame number of the pool? */
 static inline bool
 NvmPoolFrameValid(uint64 frame)
 {
-	return frame >= 1 && frame <= pool_header->nframes;
+	return frame >= 1 && frame <= pool_nframes;
 }
 
 

@@ -230,30 +230,21 @@ pool_refused(
 	hint => $move_hint);
 
 pool_refused(
-	name => 'file grew',
-	damage => sub {
-		open(my $fh, '>>:raw', $pool) or die $!;
-		print $fh "\0" x 8192;
-		close $fh;
-	},
-	msg => 'is truncated or was resized',
-	detail => qr/DETAIL:  The header records ${\(64 * $MB)} bytes, the file has ${\(64 * $MB + 8192)}\./,
-	hint => $move_hint);
-
-pool_refused(
 	name => 'file truncated to half',
 	damage => sub { truncate($pool, 32 * $MB) or die $! },
-	msg => 'is truncated or was resized',
+	msg => 'is truncated',
+	detail => qr/DETAIL:  The header and the pool's extents record ${\(64 * $MB)} bytes, the file has ${\(32 * $MB)}\./,
 	hint => $move_hint);
 
-# an intact pool, but nvm_am.pool_size asks for another size
-$node->append_conf('postgresql.conf', "nvm_am.pool_size = '128MB'\n");
+# an intact pool, but nvm_am.pool_size asks for less: a pool cannot shrink
+# (asking for more grows it: t/016)
+$node->append_conf('postgresql.conf', "nvm_am.pool_size = '32MB'\n");
 pool_refused(
-	name => 'configured size differs',
+	name => 'configured size smaller',
 	damage => sub { },
-	msg => 'does not have the configured size',
-	detail => qr/DETAIL:  The pool has ${\(64 * $MB)} bytes, nvm_am.pool_size asks for ${\(128 * $MB)}\./,
-	hint => "Set nvm_am.pool_size = '64MB' to use this pool");
+	msg => 'is larger than nvm_am.pool_size',
+	detail => qr/DETAIL:  The pool has ${\(64 * $MB)} bytes, nvm_am.pool_size asks for ${\(32 * $MB)}; a pool cannot shrink\./,
+	hint => "Set nvm_am.pool_size = '64MB' or more (a larger value grows the pool).");
 $node->append_conf('postgresql.conf', "nvm_am.pool_size = '64MB'\n");
 
 # an intact pool, but nvm_am.ipl_log_size asks for another log size
