@@ -56,8 +56,9 @@
  *	The work is bounded by the slots and the commit log (a few MB), not by
  *	the amount of nvm data or of WAL.
  *
- * Locks: the commit-log lock (exclusive) around the allocation state of
- * the commit log in shared memory; each backend writes only its own slot
+ * Locks: the lock of a part of the commit log (exclusive) around that
+ * part's allocation state in shared memory (NVM_COMMIT_LOG_PARTS parts; a
+ * backend starts in the part of its PGPROC number); each backend writes only its own slot
  * and the entry it allocated.  Recovery runs under the pool's directory
  * lock held exclusively by NvmRecoveryEnsureReady, before any backend can
  * write to the pool; XactTruncationLock (shared) while clog is asked.
@@ -97,9 +98,19 @@
  */
 typedef struct NvmCommitShared
 {
-	int			hand;			/* next entry to look at */
+	int			hand[NVM_COMMIT_LOG_PARTS]; /* next entry to look at, per part */
 	XLogRecPtr	retire_lsn[NVM_COMMIT_LOG_ENTRIES];
 } NvmCommitShared;
+
+/*
+ * The commit log is cut into parts, each with its own lock and hand, so
+ * that commits of different backends do not all take one lock: a backend
+ * starts in the part of its PGPROC number and moves on only when that part
+ * is full.
+ */
+#define NVM_COMMIT_PART_ENTRIES	(NVM_COMMIT_LOG_ENTRIES / NVM_COMMIT_LOG_PARTS)
+StaticAssertDecl(NVM_COMMIT_LOG_ENTRIES % NVM_COMMIT_LOG_PARTS == 0,
+				 "the commit log divides into equal parts");
 
 static NvmCommitShared *commit_shared = NULL;
 
@@ -211,23 +222,32 @@ static int
 NvmCommitLogAlloc(void)
 {
 	XLogRecPtr	flushed = GetFlushRecPtr(NULL);
-	int			result = -1;
+	int			first = MyProc != NULL ? MyProc->pgprocno % NVM_COMMIT_LOG_PARTS : 0;
 
-	LWLockAcquire(NvmPoolCommitLogLock(), LW_EXCLUSIVE);
-	for (int n = 0; n < NVM_COMMIT_LOG_ENTRIES; n++)
+	for (int k = 0; k < NVM_COMMIT_LOG_PARTS; k++)
 	{
-		int			i = commit_shared->hand;
+		int			part = (first + k) % NVM_COMMIT_LOG_PARTS;
+		int			base = part * NVM_COMMIT_PART_ENTRIES;
+		int			result = -1;
 
-		commit_shared->hand = (i + 1) % NVM_COMMIT_LOG_ENTRIES;
-		if (commit_shared->retire_lsn[i] <= flushed)
+		LWLockAcquire(NvmPoolCommitLogLock(part), LW_EXCLUSIVE);
+		for (int n = 0; n < NVM_COMMIT_PART_ENTRIES; n++)
 		{
-			commit_shared->retire_lsn[i] = ENTRY_BUSY;
-			result = i;
-			break;
+			int			i = base + commit_shared->hand[part];
+
+			commit_shared->hand[part] = (commit_shared->hand[part] + 1) % NVM_COMMIT_PART_ENTRIES;
+			if (commit_shared->retire_lsn[i] <= flushed)
+			{
+				commit_shared->retire_lsn[i] = ENTRY_BUSY;
+				result = i;
+				break;
+			}
 		}
+		LWLockRelease(NvmPoolCommitLogLock(part));
+		if (result >= 0)
+			return result;
 	}
-	LWLockRelease(NvmPoolCommitLogLock());
-	return result;
+	return -1;
 }
 
 /*
@@ -318,10 +338,10 @@ NvmCommitEnd(bool committed)
 			/* an error after pre-commit: the record must not count */
 			NvmPoolPublish64(&NvmPoolCommitEntry(i)->fxid, 0);
 		}
-		LWLockAcquire(NvmPoolCommitLogLock(), LW_EXCLUSIVE);
+		LWLockAcquire(NvmPoolCommitLogLock(i / NVM_COMMIT_PART_ENTRIES), LW_EXCLUSIVE);
 		/* a commit record is behind the insert position */
 		commit_shared->retire_lsn[i] = committed ? GetXLogInsertRecPtr() : 0;
-		LWLockRelease(NvmPoolCommitLogLock());
+		LWLockRelease(NvmPoolCommitLogLock(i / NVM_COMMIT_PART_ENTRIES));
 	}
 	if (xact_wrote_nvm)
 	{

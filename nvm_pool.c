@@ -101,8 +101,8 @@
 #define NVM_PAGE_LOCKS		1024
 #define NVM_LOCK_DIR		0
 #define NVM_LOCK_ALLOC		1
-#define NVM_LOCK_CLOG		2
-#define NVM_LOCK_FIRST_PAGE	3
+#define NVM_LOCK_CLOG		2	/* NVM_COMMIT_LOG_PARTS of them */
+#define NVM_LOCK_FIRST_PAGE	(NVM_LOCK_CLOG + NVM_COMMIT_LOG_PARTS)
 #define NVM_LOCKS_TOTAL		(NVM_LOCK_FIRST_PAGE + NVM_PAGE_LOCKS)
 
 /* the part of the header page that changes at run time (not checksummed) */
@@ -1128,11 +1128,15 @@ NvmPoolDirLock(void)
 	return &pool_shared->locks[NVM_LOCK_DIR].lock;
 }
 
-/* NvmPoolCommitLogLock - the lock around the commit log's allocation state */
+/*
+ * NvmPoolCommitLogLock - the lock around the allocation state of part part
+ * of the commit log
+ */
 LWLock *
-NvmPoolCommitLogLock(void)
+NvmPoolCommitLogLock(int part)
 {
-	return &pool_shared->locks[NVM_LOCK_CLOG].lock;
+	Assert(part >= 0 && part < NVM_COMMIT_LOG_PARTS);
+	return &pool_shared->locks[NVM_LOCK_CLOG + part].lock;
 }
 
 /*

@@ -50,6 +50,7 @@
 #define NVM_XACT_SLOTS			1024
 #define NVM_COMMIT_LOG_ENTRIES	16384
 #define NVM_COMMIT_MAX_SUBXIDS	12
+#define NVM_COMMIT_LOG_PARTS	16	/* parts with a lock each (nvm_commit.c) */
 #define NVM_SLOT_ACTIVE			UINT64CONST(0x4000000000000000)
 #define NVM_SLOT_PREPARED		UINT64CONST(0x8000000000000000)
 #define NVM_SLOT_FXID_MASK		UINT64CONST(0x3FFFFFFFFFFFFFFF)
@@ -172,7 +173,7 @@ extern void NvmPoolPublish64(uint64 *addr, uint64 value);
 /* locks */
 extern LWLock *NvmPoolDirLock(void);
 extern LWLock *NvmPoolPageLock(int dirIndex, BlockNumber blkno);
-extern LWLock *NvmPoolCommitLogLock(void);
+extern LWLock *NvmPoolCommitLogLock(int part);
 
 /* relation directory and page tables */
 extern int	NvmPoolDirSize(void);
