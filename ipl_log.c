@@ -485,6 +485,17 @@ IplLogEmpty(uint64 frame)
 }
 
 /*
+ * IplRecWhole - is rec, at byte off of a log of size bytes, a whole record
+ * of generation gen: a possible length that fits the log, and its CRC?
+ */
+static inline bool
+IplRecWhole(const IplRecord *rec, uint64 gen, uint32 off, uint32 size)
+{
+	return rec->gen == gen && rec->len >= sizeof(IplRecord) && rec->len % 8 == 0 &&
+		off + rec->len <= size && rec->crc == IplRecCrc(rec);
+}
+
+/*
  * IplLogValidAfter - is there a whole, valid record of generation gen in
  * frame's log at or after offset from?  Records are appended one after
  * another and each is persisted before the next is written, and a
@@ -501,8 +512,7 @@ IplLogValidAfter(uint64 frame, uint64 gen, uint32 from)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + off);
 
-		if (rec->gen == gen && rec->len >= sizeof(IplRecord) && rec->len % 8 == 0 &&
-			off + rec->len <= size && rec->crc == IplRecCrc(rec))
+		if (IplRecWhole(rec, gen, off, size))
 			return true;
 	}
 	return false;
@@ -549,8 +559,7 @@ IplLogCheck(uint64 frame, uint32 *badOff)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + used);
 
-		if (rec->gen != gen || rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
-			used + rec->len > size || rec->crc != IplRecCrc(rec))
+		if (!IplRecWhole(rec, gen, used, size))
 			break;
 		used += rec->len;
 	}
@@ -592,8 +601,7 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 		 * records before it stand.  But only the last record can be torn:
 		 * a valid record after the end means the log is damaged.
 		 */
-		if (rec->gen != gen || rec->len < sizeof(IplRecord) || rec->len % 8 != 0 ||
-			used + rec->len > size || rec->crc != IplRecCrc(rec) ||
+		if (!IplRecWhole(rec, gen, used, size) ||
 			!IplRedoCheck(dst, rec, NvmPoolFramePage(frame)))
 		{
 			if (IplLogValidAfter(frame, gen, used + 8))

@@ -522,14 +522,21 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			OffsetNumber off;
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
-			NvmVismapClear(rel, dirIndex, blkno, VISIBILITYMAP_VALID_BITS);
 			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
 							  reserve);
 			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
 														   InvalidTransactionId))
 				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
 							  reserve);
-			if (off == InvalidOffsetNumber)
+
+			/*
+			 * A page that took the tuple is not all-visible any more (still
+			 * under the page lock, before any index entry can lead to the
+			 * tuple); a full page keeps its bits.
+			 */
+			if (off != InvalidOffsetNumber)
+				NvmVismapClear(rel, dirIndex, blkno, VISIBILITYMAP_VALID_BITS);
+			else
 			{
 				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
 				if (blkno == RelationGetTargetBlock(rel))

@@ -8,7 +8,9 @@
  *	  PostgreSQL's own visibility-map code, so it is PostgreSQL's
  *	  visibility-map fork of the relation, in shared buffers, in heap's
  *	  format.  VACUUM sets the bits (NvmVismapSet); every change to a page
- *	  clears them first (NvmVismapClear), a row lock clears all-frozen.
+ *	  clears them under the page's lock, before any index entry or commit
+ *	  can lead a reader to the change (NvmVismapClear); a row lock clears
+ *	  all-frozen.
  *
  *	  Unlike heap, nvm_am writes no WAL for the map: the pool's pages are
  *	  durable the moment they change, the map only at the next checkpoint,
@@ -157,8 +159,8 @@ NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno, Buffer vmbuf,
 }
 
 /*
- * NvmVismapClear - clear flags for blkno before its page changes.  Caller
- * holds the page's lock exclusively.
+ * NvmVismapClear - clear flags for blkno, whose page changes.  Caller holds
+ * the page's lock exclusively, from before the change until after this.
  */
 void
 NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno, uint8 flags)
