@@ -16,3 +16,7 @@ RESET nvm_am.read_mode;
 -- settings fixed at server start
 SET nvm_am.merge_cache_size = '128MB';
 SET nvm_am.ipl_log_size = '100B';
+
+-- nvm_am makes the WAL writer flush what it writes unless the configuration
+-- sets wal_writer_flush_after (NvmCommitInit in nvm_commit.c says why)
+SELECT setting, source FROM pg_settings WHERE name = 'wal_writer_flush_after';

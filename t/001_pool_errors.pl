@@ -470,6 +470,22 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 		'updated', 'default path: index lookup after restart');
 	is($plain->safe_psql('postgres', 'SELECT is_pmem FROM nvm_am.nvm_am_pool_info()'),
 		'f', 'default path: still msync mode after restart');
+
+	# nvm_am makes the WAL writer flush what it writes (nvm_commit.c says
+	# why) only where the configuration leaves wal_writer_flush_after
+	# alone: a configured value wins, at reload and at restart.
+	my $wwfa = q{SELECT setting || ':' || source FROM pg_settings
+				 WHERE name = 'wal_writer_flush_after'};
+	is($plain->safe_psql('postgres', $wwfa), '0:default',
+		'wal_writer_flush_after: 0 by default under nvm_am');
+	$plain->append_conf('postgresql.conf', "wal_writer_flush_after = 32\n");
+	$plain->reload;
+	is($plain->poll_query_until('postgres',
+			"SELECT setting = '32' FROM pg_settings WHERE name = 'wal_writer_flush_after'"),
+		1, 'wal_writer_flush_after: a value in postgresql.conf wins at reload');
+	$plain->restart;
+	is($plain->safe_psql('postgres', $wwfa), '32:configuration file',
+		'wal_writer_flush_after: and at restart');
 	$plain->stop;
 }
 
