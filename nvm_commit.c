@@ -533,7 +533,7 @@ NvmCommitXactCallback(XactEvent event, void *arg)
  * built-in default the writer writes WAL but flushes it only every 1 MB or
  * wal_writer_delay, so that is the case after almost every commit: each
  * commit sent the writer a signal and cost two context switches (a fifth
- * of a core at 50,000 commits a second, and 35 % of YCSB-A's throughput
+ * of a core at 50,000 commits a second, and 45 % of YCSB-A's throughput
  * on two cores).  With 0 the writer flushes what it writes, and commits
  * wake it about once per WAL page.  The value is a default
  * (PGC_S_DYNAMIC_DEFAULT): a value in postgresql.conf or ALTER SYSTEM
