@@ -228,6 +228,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"frozen_winners",
 	"orphans_reclaimed",
 	"recovery_us",
+	"frames_in_batches",
 };
 
 static pg_crc32c
@@ -1102,8 +1103,10 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 			rels++;
 	LWLockRelease(NvmPoolDirLock());
 
+	/* frames in the batches of backends count as free */
 	LWLockAcquire(&pool_shared->locks[NVM_LOCK_ALLOC].lock, LW_SHARED);
-	info->frames_free = pool_shared->frames_free;
+	info->frames_free = pool_shared->frames_free +
+		NvmPoolCounterValue(NVM_STAT_FRAMES_IN_BATCHES);
 	LWLockRelease(&pool_shared->locks[NVM_LOCK_ALLOC].lock);
 
 	info->path = pool_resolved_path;
@@ -1175,6 +1178,86 @@ NvmPoolPageLock(int dirIndex, BlockNumber blkno)
  */
 
 /*
+ * Frames are taken from the bitmap in batches: a backend takes up to
+ * NVM_FRAME_BATCH free frames under one acquisition of the allocation lock
+ * and hands them out one at a time, so that a merge or a new page does not
+ * take a cluster-wide lock each time.  A batch is at most a 64th of the
+ * free frames, so batches cannot make a pool with room look full (with
+ * fewer than 128 free frames a batch is one frame, as without batches).
+ * Frames in a batch are marked in use in the bitmap, but no page table
+ * reaches them and they count as free (the counter frames_in_batches,
+ * per process): they go back at backend exit, and after a crash the
+ * rebuild of the bitmap frees them like any frame no page table reaches.
+ */
+#define NVM_FRAME_BATCH		16
+
+static void NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch);
+
+static uint64 batch_frames[NVM_FRAME_BATCH];
+static int	batch_nframes = 0;
+static bool batch_exit_registered = false;
+
+/*
+ * NvmPoolReturnBatch - give the frames of this backend's batch back to the
+ * bitmap (before_shmem_exit callback).
+ */
+static void
+NvmPoolReturnBatch(int code, Datum arg)
+{
+	if (batch_nframes > 0 && pool_shared != NULL)
+		NvmPoolFreeFramesCounted(batch_frames, batch_nframes, true);
+	batch_nframes = 0;
+}
+
+/*
+ * NvmPoolRefillBatch - take free frames from the bitmap into this
+ * backend's empty batch; takes the allocation lock.
+ */
+static void
+NvmPoolRefillBatch(void)
+{
+	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+	uint64		words = NvmPoolBitmapWords();
+	int			want;
+
+	Assert(batch_nframes == 0);
+	if (!batch_exit_registered)
+	{
+		before_shmem_exit(NvmPoolReturnBatch, (Datum) 0);
+		batch_exit_registered = true;
+	}
+	LWLockAcquire(lock, LW_EXCLUSIVE);
+	want = (int) Min((uint64) NVM_FRAME_BATCH,
+					 Max(pool_shared->frames_free / 64, 1));
+	for (uint64 n = 0; n < words && batch_nframes < want &&
+		 pool_shared->frames_free > 0; n++)
+	{
+		uint64		w = (pool_shared->alloc_hint + n) % words;
+
+		while (pool_shared->bitmap[w] != ~UINT64CONST(0) && batch_nframes < want)
+		{
+			uint64		frame = w * 64 + pg_rightmost_one_pos64(~pool_shared->bitmap[w]);
+
+			NvmPoolBitSet(frame);
+			pool_shared->frames_free--;
+			pool_shared->alloc_hint = w;
+			Assert(NvmPoolFrameValid(frame));
+			batch_frames[batch_nframes++] = frame;
+		}
+	}
+	NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, batch_nframes);
+	LWLockRelease(lock);
+	/* the batch is a stack: reverse it to hand out in ascending order */
+	for (int i = 0; i < batch_nframes / 2; i++)
+	{
+		uint64		t = batch_frames[i];
+
+		batch_frames[i] = batch_frames[batch_nframes - 1 - i];
+		batch_frames[batch_nframes - 1 - i] = t;
+	}
+}
+
+/*
  * NvmPoolTryAllocFrame - take a free frame, or return 0 when there is none.
  * The frame's contents are undefined; it becomes durable allocation only
  * when published in a page table.
@@ -1182,35 +1265,16 @@ NvmPoolPageLock(int dirIndex, BlockNumber blkno)
 uint64
 NvmPoolTryAllocFrame(void)
 {
-	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
-	uint64		words = NvmPoolBitmapWords();
-	uint64		frame = 0;
+	uint64		frame;
 
-	LWLockAcquire(lock, LW_EXCLUSIVE);
-	if (pool_shared->frames_free > 0)
-	{
-		for (uint64 n = 0; n < words; n++)
-		{
-			uint64		w = (pool_shared->alloc_hint + n) % words;
-			uint64		bits = pool_shared->bitmap[w];
-
-			if (bits != ~UINT64CONST(0))
-			{
-				int			b = pg_rightmost_one_pos64(~bits);
-
-				frame = w * 64 + b;
-				NvmPoolBitSet(frame);
-				pool_shared->frames_free--;
-				pool_shared->alloc_hint = w;
-				break;
-			}
-		}
-	}
-	LWLockRelease(lock);
-	Assert(frame == 0 || NvmPoolFrameValid(frame));
+	if (batch_nframes == 0)
+		NvmPoolRefillBatch();
+	if (batch_nframes == 0)
+		return 0;
+	frame = batch_frames[--batch_nframes];
+	NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, -(uint64) 1);
 	/* a new base image will be written here: check it when first read */
-	if (frame != 0)
-		pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_VERIFIED);
+	pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_VERIFIED);
 	return frame;
 }
 
@@ -1233,10 +1297,12 @@ NvmPoolAllocFrame(void)
 }
 
 /*
- * NvmPoolFreeFrames - return frames to the free bitmap.
+ * NvmPoolFreeFramesCounted - return frames to the free bitmap; fromBatch:
+ * they come from this backend's batch, whose count goes down under the
+ * same lock (NvmPoolGetInfo reads both under it).
  */
-void
-NvmPoolFreeFrames(uint64 *frames, int n)
+static void
+NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 {
 	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
 
@@ -1248,7 +1314,18 @@ NvmPoolFreeFrames(uint64 *frames, int n)
 		NvmPoolBitClear(frames[i]);
 		pool_shared->frames_free++;
 	}
+	if (fromBatch)
+		NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, -(uint64) n);
 	LWLockRelease(lock);
+}
+
+/*
+ * NvmPoolFreeFrames - return frames to the free bitmap.
+ */
+void
+NvmPoolFreeFrames(uint64 *frames, int n)
+{
+	NvmPoolFreeFramesCounted(frames, n, false);
 }
 
 Page
