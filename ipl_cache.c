@@ -17,14 +17,22 @@
  *
  * Locks: a frame's map entry and the slot it names are read and changed
  * under the page lock (NvmPoolPageLock) of the page living in that frame:
- * shared to read, exclusive to change or drop the image.  A backend that
- * merges under a shared page lock installs its image under the cache's
- * spinlock, which also guards taking a free slot; the loser of a race
- * frees its copy.  Slots are pinned like frames (NvmPoolPinFrame, with the
- * numbers above the pool's frames), so a reader may keep pointers into an
- * image after releasing the page lock; a pinned slot is never reused.  To
- * reuse a slot that holds an image, the evicting backend takes that page's
- * lock with LWLockConditionalAcquire: it may hold another page lock itself.
+ * shared to read, exclusive to change or drop the image.  There is no
+ * cache-wide lock.  IPL_CACHE_STRIPES spinlocks, each on its own cache
+ * line, guard the map: every change of frame_slot[F], and every change of
+ * a slot's frame away from F, is made under the stripe of frame F, so a
+ * backend holding that stripe sees both stay as they are.  A slot's frame
+ * moves from 0 (free) to reserved under the stripe of the slot's number;
+ * from reserved only the backend that reserved it moves it.  A backend
+ * that merges under a shared page lock installs its image under the
+ * frame's stripe; the loser of a race frees its copy.  Slots are pinned
+ * like frames (NvmPoolPinFrame, with the numbers above the pool's frames),
+ * so a reader may keep pointers into an image after releasing the page
+ * lock; a pinned slot is never reused.  To reuse a slot that holds an
+ * image, the evicting backend takes that page's lock with
+ * LWLockConditionalAcquire (it may hold another page lock itself), then
+ * the frame's stripe, and checks again.  A stripe is never held together
+ * with another one.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,9 +49,18 @@
 /* slot->frame of a slot taken by a backend and not yet mapped */
 #define SLOT_RESERVED	PG_UINT64_MAX
 
+/* spinlocks guarding the map, each on a cache line of its own */
+#define IPL_CACHE_STRIPES	128
+
+typedef union IplCacheStripe
+{
+	slock_t		mutex;
+	char		pad[PG_CACHE_LINE_SIZE];
+} IplCacheStripe;
+
 typedef struct IplCacheShared
 {
-	slock_t		mutex;			/* free slots and map installs */
+	IplCacheStripe stripes[IPL_CACHE_STRIPES];
 	pg_atomic_uint32 hand;		/* clock hand */
 	int			nslots;
 	IplSlot		slots[FLEXIBLE_ARRAY_MEMBER];
@@ -55,6 +72,20 @@ int			nvm_merge_cache_size = NVM_MERGE_CACHE_SIZE_DEFAULT;
 static IplCacheShared *cache = NULL;
 static char *cache_images = NULL;
 static int32 *frame_slot = NULL;	/* per frame: slot + 1, 0 = none */
+
+/* the stripe guarding frame_slot[frame] and moves of a slot away from frame */
+static inline slock_t *
+IplCacheFrameMutex(uint64 frame)
+{
+	return &cache->stripes[frame % IPL_CACHE_STRIPES].mutex;
+}
+
+/* the stripe guarding the reservation of free slot number slot */
+static inline slock_t *
+IplCacheSlotMutex(int slot)
+{
+	return &cache->stripes[(uint32) slot % IPL_CACHE_STRIPES].mutex;
+}
 
 /*
  * IplCacheSlots - number of image slots the settings give.
@@ -89,7 +120,8 @@ IplCacheShmemInit(void)
 	frame_slot = (int32 *) (cache_images + (Size) nslots * BLCKSZ);
 	if (!found)
 	{
-		SpinLockInit(&cache->mutex);
+		for (int i = 0; i < IPL_CACHE_STRIPES; i++)
+			SpinLockInit(&cache->stripes[i].mutex);
 		pg_atomic_init_u32(&cache->hand, 0);
 		cache->nslots = nslots;
 		for (int i = 0; i < nslots; i++)
@@ -163,13 +195,13 @@ IplCacheLookup(uint64 frame)
 void
 IplCacheDropStale(int slot, uint64 frame)
 {
-	SpinLockAcquire(&cache->mutex);
+	SpinLockAcquire(IplCacheFrameMutex(frame));
 	if (frame_slot[frame] == slot + 1)
 	{
 		frame_slot[frame] = 0;
 		cache->slots[slot].frame = 0;
 	}
-	SpinLockRelease(&cache->mutex);
+	SpinLockRelease(IplCacheFrameMutex(frame));
 }
 
 /*
@@ -191,7 +223,7 @@ IplCacheEvict(int i)
 	lock = NvmPoolPageLock(dirIndex, blkno);
 	if (!LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 		return false;
-	SpinLockAcquire(&cache->mutex);
+	SpinLockAcquire(IplCacheFrameMutex(frame));
 	if (s->frame == frame && s->dirIndex == dirIndex && s->blkno == blkno &&
 		frame_slot[frame] == i + 1 && NvmPoolPinCount(IplCacheSlotPinId(i)) == 0)
 	{
@@ -199,7 +231,7 @@ IplCacheEvict(int i)
 		s->frame = SLOT_RESERVED;
 		taken = true;
 	}
-	SpinLockRelease(&cache->mutex);
+	SpinLockRelease(IplCacheFrameMutex(frame));
 	LWLockRelease(lock);
 	if (taken)
 		NvmPoolCountAdd(NVM_STAT_CACHE_EVICTIONS, 1);
@@ -224,13 +256,17 @@ IplCacheTryAlloc(void)
 		{
 			bool		ok = false;
 
-			SpinLockAcquire(&cache->mutex);
+			/*
+			 * Nobody can pin a slot that no frame maps to, so a count of
+			 * 0 stays 0.
+			 */
+			SpinLockAcquire(IplCacheSlotMutex(i));
 			if (s->frame == 0 && NvmPoolPinCount(IplCacheSlotPinId(i)) == 0)
 			{
 				s->frame = SLOT_RESERVED;
 				ok = true;
 			}
-			SpinLockRelease(&cache->mutex);
+			SpinLockRelease(IplCacheSlotMutex(i));
 			if (ok)
 				return i;
 			continue;
@@ -271,10 +307,10 @@ IplCacheAlloc(void)
 void
 IplCacheFree(int slot)
 {
-	SpinLockAcquire(&cache->mutex);
+	SpinLockAcquire(IplCacheSlotMutex(slot));
 	Assert(cache->slots[slot].frame == SLOT_RESERVED);
 	cache->slots[slot].frame = 0;
-	SpinLockRelease(&cache->mutex);
+	SpinLockRelease(IplCacheSlotMutex(slot));
 }
 
 /*
@@ -292,7 +328,7 @@ IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
 	IplSlot    *s = &cache->slots[slot];
 	int			result = slot;
 
-	SpinLockAcquire(&cache->mutex);
+	SpinLockAcquire(IplCacheFrameMutex(frame));
 	Assert(s->frame == SLOT_RESERVED);
 	if (frame_slot[frame] != 0)
 	{
@@ -310,7 +346,7 @@ IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
 		s->frame = frame;
 		frame_slot[frame] = slot + 1;
 	}
-	SpinLockRelease(&cache->mutex);
+	SpinLockRelease(IplCacheFrameMutex(frame));
 	return result;
 }
 
@@ -323,15 +359,25 @@ void
 IplCacheRemap(int slot, uint64 newframe)
 {
 	IplSlot    *s = &cache->slots[slot];
+	uint64		oldframe = s->frame;
 
-	SpinLockAcquire(&cache->mutex);
-	frame_slot[s->frame] = 0;
-	s->frame = newframe;
+	/* away from the old frame under its stripe, reserved in between */
+	SpinLockAcquire(IplCacheFrameMutex(oldframe));
+	Assert(frame_slot[oldframe] == slot + 1);
+	frame_slot[oldframe] = 0;
+	s->frame = SLOT_RESERVED;
+	SpinLockRelease(IplCacheFrameMutex(oldframe));
+
+	SpinLockAcquire(IplCacheFrameMutex(newframe));
+	/* an image left from an earlier use of newframe is stale: free it */
+	if (frame_slot[newframe] != 0)
+		cache->slots[frame_slot[newframe] - 1].frame = 0;
 	s->logUsed = 0;
 	s->logHasPrune = false;
 	s->logAppendOnly = true;
+	s->frame = newframe;
 	frame_slot[newframe] = slot + 1;
-	SpinLockRelease(&cache->mutex);
+	SpinLockRelease(IplCacheFrameMutex(newframe));
 }
 
 /*
@@ -343,10 +389,11 @@ void
 IplCacheUnmap(int slot)
 {
 	IplSlot    *s = &cache->slots[slot];
+	uint64		frame = s->frame;
 
-	SpinLockAcquire(&cache->mutex);
-	Assert(s->frame != 0 && s->frame != SLOT_RESERVED);
-	frame_slot[s->frame] = 0;
+	Assert(frame != 0 && frame != SLOT_RESERVED);
+	SpinLockAcquire(IplCacheFrameMutex(frame));
+	frame_slot[frame] = 0;
 	s->frame = 0;
-	SpinLockRelease(&cache->mutex);
+	SpinLockRelease(IplCacheFrameMutex(frame));
 }
