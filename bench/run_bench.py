@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """run_bench.py - the side-by-side benchmark of nvm_am against stock heap.
 
-Every figure is measured in the same run for each storage set-up, so the
-ratios hold on a noisy machine:
+Storage set-ups (each on its own PostgreSQL cluster, see "Method"):
 
   heap            heap, data directory on tmpfs (/dev/shm): the reference
   heap-disk       heap, data directory on disk (/var/tmp)
@@ -13,24 +12,95 @@ ratios hold on a noisy machine:
                   its whole page)
 
 All clusters: the same shared_buffers (128MB), synchronous_commit = on,
-fsync = on, autovacuum off, no parallel query.
+fsync = on, autovacuum off, max_wal_size = 4GB, no parallel query.
 
 Workloads
-  tpcb     pgbench TPC-B, -M prepared, several client counts
-  insert   single-row INSERT per transaction, and 100-row batches
-  ycsb     YCSB-like A (50% read / 50% update) and B (95/5), uniform and
-           zipfian keys (random_zipfian), by primary key
-  tpch     TPC-H-like Q1 and Q6 over a generated lineitem table, cold (first
-           run after a restart) and warm (median of the next runs)
-  crash    time from SIGKILL of the postmaster (during a TPC-B run) to the
-           first answered query, at two data sizes
+  tpcb        pgbench TPC-B, -M prepared, 1/2/4 clients (-j = clients)
+  insert      single-row INSERT per transaction, and 100-row batches,
+              2 clients, table without index
+  ycsb        YCSB-like A (50% read / 50% update) and B (95/5), uniform and
+              zipfian keys (random_zipfian), by primary key, 2 clients
+  contention  TPC-B and YCSB-A (uniform) with 8 and 16 clients,
+              -j = min(clients, cores) (2 on a 2-core machine); heap and
+              nvm_am only
+  tpch        TPC-H-like Q1 and Q6 over a generated lineitem table, cold
+              (first run after a restart) and warm (median of the next runs);
+              the load of the table is the "load" row
+  crash       time from SIGKILL of the postmaster (during a TPC-B run) to
+              the first answered query, at two data sizes
 
-Reported per workload and set-up: throughput or time, ratio to heap, bytes
-written to durable media per unit (WAL + pool bytes + 8 kB page writes
-counted after a final CHECKPOINT), commit latency p50/p99 (pgbench --log),
-peak memory (proportional set size of all server processes, the pool file's
-size beside it).  Results: bench/results/results.csv, throughput.png,
-bytes_per_txn.png, latency.png.
+Method (why the ratios can be trusted on a noisy, shared machine)
+
+  * All clusters run at the same time: "tmpfs" (databases for heap and
+    nvm_am; serves heap, nvm_am and nvm_am-copy), "disk" (heap-disk) and
+    "ipl-off" (nvm_am-ipl-off), each with its own port, work directory and
+    pool file.  Only one run executes at any moment; the idle clusters
+    only sleep (checkpoint_timeout is 30 min and max_wal_size 4GB, and every
+    run starts and ends with a CHECKPOINT of its own cluster, so normally no
+    checkpoint falls inside a run).  Bytes are read once the checkpointer
+    has published the statistics of that CHECKPOINT and the run's backends
+    have exited (polled, instead of a fixed sleep).
+  * Every pgbench row (tpcb, insert, ycsb, contention) is measured in
+    rounds: each round runs every set-up once, one after the other, and the
+    order is rotated by one set-up per round, so slow drifts of the machine
+    (other tenants, thermal, the growth of a table) fall on all set-ups
+    alike.  At least 3 rounds (--runs, full and --quick).  Reported: the
+    median tps and the spread (min-max) of the runs; ratio = median(set-up)
+    / median(heap), and the ratio's range = min(set-up) / max(heap) ..
+    max(set-up) / min(heap).  A ratio whose range includes 1.0 is printed
+    with a "~" prefix (and ratio_overlaps_1 in the CSV): those runs do not
+    separate the set-up from heap.  Bytes per transaction: the sums over
+    all runs of a row divided by the transactions; p50/p99: medians of the
+    runs' percentiles.
+  * State between rounds: insert recreates its table before every run and
+    drops it after (frees the pool); tpcb keeps its pgbench tables (made
+    once by pgbench -i per database) across rounds, and ycsb keeps
+    usertable: pgbench_history and the dead tuples grow during a row,
+    alike for every set-up because of the alternation (nvm_am and
+    nvm_am-copy share one set of tables).  Each workload drops its tables
+    at its end.
+  * Pool size: nvm_am.pool_size of each cluster is computed from the
+    workload (pool_mb(): the largest of the 100-row insert run at an upper
+    bound of 2M rows/s, the tpcb tables with their growth over all runs, the
+    largest crash scale, lineitem), with 25 % margin: 4.5 GB for the full
+    run and 1.5 GB for --quick on the tmpfs cluster (12 kB per page with the
+    default 4 kB in-page log), 3.25 / 1 GB on the ipl-off cluster (8 kB per
+    page), 128 MB on the disk cluster (no nvm_am tables).  The pools live
+    on /dev/shm and are allocated with posix_fallocate, so they cost that
+    much RAM (about 8 GB in the full run).  Before
+    every nvm_am run frames_free / frames_total of nvm_am_pool_info() is
+    checked against the largest growth an earlier run of the same row
+    showed (noted under PROBLEMS when it may not fit).
+  * Space: after each load (pgbench -i tables, usertable, lineitem) the
+    pool bytes the nvm_am tables took (delta of nvm_am_pool_info().used_bytes
+    across the load: data frames with their log areas, page-table frames,
+    directory) divided by pg_relation_size of the heap tables holding the
+    same rows (main fork only: no indexes, FSM or visibility map).  Indexes
+    are btrees outside the pool in both cases.
+  * Machine: cores, CPU model, kernel, and the cost of making 64 bytes
+    durable (bench/persist_cost.c, libpmem: pmem_persist, flush + drain,
+    msync) on /dev/shm with PMEM_IS_PMEM_FORCE=1 and on /var/tmp, printed
+    above the table.
+  * The installed nvm_am.so is checked before every run: if it was
+    replaced during the benchmark, that is noted under PROBLEMS.
+
+Reported per workload and set-up: throughput or time, ratio to heap with
+its range, bytes written to durable media per unit (WAL + pool bytes + 8 kB
+page writes counted after a final CHECKPOINT), commit latency p50/p99
+(pgbench --log), peak memory (proportional set size of all server
+processes, the pool file's size beside it), space after load.  Results:
+bench/results/results.csv (one row per workload, variant and set-up; tps is
+the median, with tps_median, tps_min, tps_max, runs, ratio_min, ratio_max,
+ratio_overlaps_1, and the space rows), runs.csv (every single run),
+table.txt, throughput.png (median, bars min-max), bytes_per_txn.png,
+latency.png.  Without matplotlib the plots are skipped with a note.
+
+Durations: full 8 s per run (--quick: 2 s), 3 rounds; the full run takes
+about 35 minutes on 2 cores, --quick about 6.5 minutes (plus the build
+in scripts/bench.sh).  The exit status is non-zero if any run failed (hung,
+errored, was killed) or a workload stopped; failures are listed under
+PROBLEMS:.  tpch, load and crash are single measurements per set-up, not
+alternated (tpch warm: the median of 3 runs, --quick 2).
 
 Run as root (servers and clients run as user "postgres") or as the owner.
 Only the Python standard library and matplotlib (Agg) are used.
@@ -47,6 +117,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -59,10 +130,12 @@ BLCKSZ = 8192
 DBS = {"heap": "bench_heap", "nvm_am": "bench_nvm"}
 AMS = ("heap", "nvm_am")
 
-FULL = dict(scale=10, duration=15, clients=(1, 2, 4), ycsb_rows=200_000,
-            lineitem=1_500_000, scan_runs=3, crash_scales=(10, 60), batch_rows=100)
-QUICK = dict(scale=2, duration=3, clients=(2,), ycsb_rows=50_000,
-             lineitem=200_000, scan_runs=2, crash_scales=(2, 6), batch_rows=100)
+FULL = dict(scale=10, duration=8, clients=(1, 2, 4), ycsb_rows=200_000,
+            lineitem=1_500_000, scan_runs=3, crash_scales=(10, 60), batch_rows=100,
+            contention_clients=(8, 16), contention_duration=8, runs=3)
+QUICK = dict(scale=2, duration=2, clients=(2,), ycsb_rows=50_000,
+             lineitem=200_000, scan_runs=2, crash_scales=(2, 6), batch_rows=100,
+             contention_clients=(8, 16), contention_duration=2, runs=3)
 CLIENTS = (1, 2)
 DISK_WORK = "/var/tmp/nvm_bench_disk"
 HANG_GRACE = 20          # seconds past -T before a pgbench run counts as hung
@@ -86,6 +159,8 @@ if IS_ROOT:
     ENV["HOME"] = "/var/lib/postgresql"
 
 NOTES = []               # problems seen during the run, printed at the end
+FAILED = []              # workloads that stopped with an exception
+INFO = []                # remarks printed below the table (not problems)
 
 
 def log(msg):
@@ -140,7 +215,9 @@ def cluster_helper(func, *args):
 
 
 # ----------------------------------------------------------------------
-# cluster lifecycle
+# cluster lifecycle: the helpers act on the "current" cluster (WORK, PORT,
+# POOL, ENV's PGHOST/PGPORT); use_cluster() switches between the clusters
+# that run side by side
 # ----------------------------------------------------------------------
 
 def set_work(path):
@@ -174,7 +251,7 @@ def start_cluster(extra_conf="", ams=AMS):
 def stop_cluster(quiet=False):
     if os.path.exists(os.path.join(WORK, "data", "postmaster.pid")) or not quiet:
         if not quiet:
-            log("== stopping cluster, removing pool")
+            log("== stopping cluster in %s, removing pool" % WORK)
         try:
             cluster_helper("cluster_stop", WORK, POOL)
         except Exception as e:  # keep cleaning up
@@ -183,12 +260,12 @@ def stop_cluster(quiet=False):
         os.unlink(POOL)
 
 
-def save_server_log():
+def save_server_log(name="server.log"):
     src = os.path.join(WORK, "server.log")
     if os.path.exists(src):
         dst = os.path.join(RESULTS, "tmp")
         os.makedirs(dst, exist_ok=True)
-        shutil.copy(src, os.path.join(dst, "server.log"))
+        shutil.copy(src, os.path.join(dst, name))
 
 
 # ----------------------------------------------------------------------
@@ -197,27 +274,44 @@ def save_server_log():
 
 COUNTERS_SQL = """SELECT (SELECT wal_bytes FROM pg_stat_wal)::bigint,
   (SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter),
-  (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'pmem_bytes_written')"""
+  (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'pmem_bytes_written'),
+  (SELECT checkpoints_req FROM pg_stat_bgwriter),
+  (SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench')"""
 
 
 def counters(db):
-    w, b, p = psql(db, COUNTERS_SQL)[0]
-    return dict(wal=int(w), pages=int(b) * BLCKSZ, pmem=int(p))
+    w, b, p, c, n = psql(db, COUNTERS_SQL)[0]
+    return dict(wal=int(w), pages=int(b) * BLCKSZ, pmem=int(p), ckpt=int(c), pgbench=int(n))
+
+
+def checkpoint(db):
+    """CHECKPOINT, and wait until the checkpointer has reported it (it
+    publishes its statistics just after CHECKPOINT returns); first wait
+    until the backends of a pgbench run have exited (they report their
+    WAL and buffer statistics when they exit).  Returns the counters."""
+    t0 = time.monotonic()
+    c0 = counters(db)
+    while c0["pgbench"] and time.monotonic() - t0 < 10:
+        time.sleep(0.02)
+        c0 = counters(db)
+    psql(db, "CHECKPOINT")
+    while True:
+        c = counters(db)
+        if c["ckpt"] > c0["ckpt"] or time.monotonic() - t0 > 10:
+            return c
+        time.sleep(0.02)
 
 
 def begin_measure(db):
     """CHECKPOINT so earlier dirty pages are not charged to this run."""
-    psql(db, "CHECKPOINT")
-    time.sleep(1.0)  # the checkpointer reports its stats just after CHECKPOINT returns
+    checkpoint(db)
     psql(db, "SELECT pg_stat_reset_shared('wal')")
     return counters(db)
 
 
 def end_measure(db, start):
-    psql(db, "CHECKPOINT")
-    time.sleep(1.0)
-    end = counters(db)
-    return {k: end[k] - start[k] for k in start}
+    end = checkpoint(db)
+    return {k: end[k] - start[k] for k in ("wal", "pages", "pmem")}
 
 
 # ----------------------------------------------------------------------
@@ -288,20 +382,20 @@ def cancel_stuck(db):
     return desc
 
 
-def pgbench_run(db, am, name, clients, duration, script=None, env=None):
+def pgbench_run(db, am, name, clients, duration, script=None, env=None, threads=None):
     """pgbench_once, run once more if something outside killed pgbench."""
-    res = pgbench_once(db, am, name, clients, duration, script, env)
+    res = pgbench_once(db, am, name, clients, duration, script, env, threads)
     if res["status"] == "killed":
         note("%s %s %d clients: running it once more" % (name, am, clients))
-        res = pgbench_once(db, am, name, clients, duration, script, env)
+        res = pgbench_once(db, am, name, clients, duration, script, env, threads)
     return res
 
 
-def pgbench_once(db, am, name, clients, duration, script=None, env=None):
+def pgbench_once(db, am, name, clients, duration, script=None, env=None, threads=None):
     """Run pgbench with a watchdog. Returns a result dict (status ok/hang/error/killed)."""
     prefix = os.path.join(WORK, "logs", "%s_%s_c%d" % (name.replace(" ", "_"), am, clients))
-    args = [PGBIN + "/pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(clients),
-            "-T", str(duration), "-l", "--log-prefix=" + prefix]
+    args = [PGBIN + "/pgbench", "-n", "-M", "prepared", "-c", str(clients),
+            "-j", str(threads or clients), "-T", str(duration), "-l", "--log-prefix=" + prefix]
     if script:
         args += ["-f", script]
     args.append(db)
@@ -352,7 +446,7 @@ def pgbench_once(db, am, name, clients, duration, script=None, env=None):
 
 
 # ----------------------------------------------------------------------
-# storage set-ups
+# storage set-ups and their clusters
 # ----------------------------------------------------------------------
 
 # name -> (cluster, access method, extra PGOPTIONS)
@@ -363,27 +457,141 @@ SETUPS = {
     "nvm_am-copy": ("tmpfs", "nvm_am", "-c nvm_am.read_mode=copy"),
     "nvm_am-ipl-off": ("ipl-off", "nvm_am", ""),
 }
-# cluster -> (work directory, extra configuration, access methods)
+# cluster -> (work directory, port, pool file, extra configuration,
+#             access methods (databases), in-page log bytes per frame or
+#             None when the cluster holds no nvm_am tables)
 CLUSTERS = {
-    "tmpfs": (WORK, "", ("heap", "nvm_am")),
-    "disk": (DISK_WORK, "", ("heap",)),
-    "ipl-off": (WORK, "nvm_am.ipl_log_size = 0\n", ("nvm_am",)),
+    "tmpfs": (WORK, PORT, POOL, "", ("heap", "nvm_am"), 4096),
+    "disk": (DISK_WORK, PORT + 1, "/dev/shm/nvm_bench_disk.pool", "", ("heap",), None),
+    "ipl-off": ("/dev/shm/nvm_bench_ipl_off", PORT + 2, "/dev/shm/nvm_bench_ipl_off.pool",
+                "nvm_am.ipl_log_size = 0\n", ("nvm_am",), 0),
 }
+POOL_MB = {}             # cluster -> nvm_am.pool_size given (MB)
+FRAME_BYTES = {}         # cluster -> frame_bytes reported by the pool
+
+# Bounds for sizing the pools (pool_mb)
+INSERT_ROWS_PER_S_MAX = 2_000_000   # 100-row batches, 2 clients: about twice the
+                                    # fastest seen (17M rows in 15 s, read_mode=copy)
+INSERT_ROWS_PER_PAGE = 55           # ins_t: 24 B header + 8 + 4 + 101 B, aligned, + line pointer
+ACCOUNT_PAGES_PER_SCALE = 1640      # pgbench_accounts: 100,000 rows of 61 per page
+TPCB_TPS_MAX = 20000                # per run, about twice the fastest seen
+TPCB_PAGES_PER_TXN = 0.025          # a history row (1/160 page) + a new account version (1/60)
+LINEITEM_ROWS_PER_PAGE = 75         # 1.5M rows in 156 MB
+
+
+def pool_mb(cfg, ipl, runs):
+    """nvm_am.pool_size (MB) for a cluster whose frames hold ipl bytes of
+    in-page log: the largest amount of data in the pool at any time, with
+    25 % margin, plus 256 MB for metadata.  Workloads drop their tables at
+    their end, insert after every run, so only one workload's data counts."""
+    frame = BLCKSZ + ipl
+    pages = max(
+        # one 100-row insert run at the highest rate
+        INSERT_ROWS_PER_S_MAX * cfg["duration"] / INSERT_ROWS_PER_PAGE,
+        # the tpcb tables (shared by nvm_am and nvm_am-copy) and their growth
+        ACCOUNT_PAGES_PER_SCALE * cfg["scale"]
+        + 2 * runs * len(cfg["clients"]) * cfg["duration"] * TPCB_TPS_MAX * TPCB_PAGES_PER_TXN,
+        # the contention tables and their growth
+        ACCOUNT_PAGES_PER_SCALE * cfg["scale"]
+        + runs * len(cfg["contention_clients"]) * cfg["contention_duration"] * TPCB_TPS_MAX
+        * TPCB_PAGES_PER_TXN,
+        # the largest crash scale, with the TPC-B run before the kill
+        ACCOUNT_PAGES_PER_SCALE * max(cfg["crash_scales"]) * 1.2,
+        cfg["lineitem"] / LINEITEM_ROWS_PER_PAGE)
+    mb = pages * frame * 1.25 / 2 ** 20 + 256
+    return max(512, int(-(-mb // 256) * 256))
+
+
+LIBRARY = os.path.join(PGBIN.rsplit("/", 1)[0], "lib", "nvm_am.so")
+LIBRARY_STAT = []        # (inode, mtime, size) of the library at the start
+
+
+def library_id():
+    try:
+        st = os.stat(LIBRARY)
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+    except OSError:
+        return None
+
+
+def check_library():
+    """Note once if nvm_am.so was replaced since the start: the figures
+    would mix two builds (and running servers may crash on the new file)."""
+    if not LIBRARY_STAT:
+        LIBRARY_STAT.append(library_id())
+    elif LIBRARY_STAT[0] is not None and library_id() != LIBRARY_STAT[0]:
+        note("%s was replaced during the benchmark: servers (re)started after this point "
+             "(tpch cold runs, crash) run another build" % LIBRARY)
+        LIBRARY_STAT[0] = None
+
+
+def use_cluster(name):
+    """Make the cluster name the current one for the helpers."""
+    global PORT, POOL
+    work, port, pool, _, _, _ = CLUSTERS[name]
+    set_work(work)
+    PORT = port
+    POOL = pool
+    ENV["PGPORT"] = str(port)
+
+
+def use_setup(setup):
+    use_cluster(SETUPS[setup][0])
 
 
 def target_env(setup):
-    _, am, opts = SETUPS[setup]
+    cluster, am, opts = SETUPS[setup]
+    work, port = CLUSTERS[cluster][:2]
     env = dict(ENV)
+    env.update(PGHOST=work, PGPORT=str(port))
     env["PGOPTIONS"] = ("-c default_table_access_method=%s %s" % (am, opts)).strip()
     return env
 
 
 def setup_psql(setup, sql, timeout=600):
+    use_setup(setup)
     _, am, _ = SETUPS[setup]
     out, _, _ = run_pg([PGBIN + "/psql", "-X", "-q", "-A", "-t", "-F", "\t",
                         "-v", "ON_ERROR_STOP=1", "-d", DBS[am], "-c", sql],
                        env=target_env(setup), timeout=timeout)
     return [line.split("\t") for line in out.splitlines() if line != ""]
+
+
+def stores(setups):
+    """The distinct sets of tables behind setups: (cluster, am) -> the
+    first of setups that uses them (nvm_am and nvm_am-copy share one)."""
+    out = {}
+    for s in setups:
+        out.setdefault(SETUPS[s][:2], s)
+    return out
+
+
+def pool_info(setup):
+    """frames_free, frames_total, frame_bytes, used_bytes of the pool of
+    setup's cluster; None for heap set-ups."""
+    if SETUPS[setup][1] != "nvm_am":
+        return None
+    r = setup_psql(setup, "SELECT frames_free, frames_total, frame_bytes, used_bytes "
+                          "FROM nvm_am.nvm_am_pool_info()")[0]
+    return dict(free=int(r[0]), total=int(r[1]), frame=int(r[2]), used=int(r[3]))
+
+
+NEED = {}                # (cluster, workload, variant) -> largest pool growth of a run (bytes)
+
+
+def check_pool(setup, workload, variant):
+    """Before an nvm_am run: note when the free frames may not hold what an
+    earlier run of the same row took, or fall under 10 % of the pool."""
+    p = pool_info(setup)
+    if p is None:
+        return None
+    free = p["free"] * p["frame"]
+    need = NEED.get((SETUPS[setup][0], workload, variant), 0)
+    if free < 1.25 * need or p["free"] < 0.10 * p["total"]:
+        note("%s %s %s: pool low before the run: %d of %d frames free (%d MB; an earlier run "
+             "took %d MB)" % (workload, variant, setup, p["free"], p["total"], free >> 20,
+                              need >> 20))
+    return p
 
 
 # ----------------------------------------------------------------------
@@ -415,6 +623,7 @@ def server_pids():
 def sample_memory(setup):
     """Sum of the proportional set sizes of the server's processes: shared
     memory and the pool mapping are split among the processes using them."""
+    use_setup(setup)
     total = 0
     for pid in server_pids():
         try:
@@ -429,11 +638,15 @@ def sample_memory(setup):
 
 
 # ----------------------------------------------------------------------
-# workloads: each runs for every set-up of the current cluster
+# rows, rounds and space
 # ----------------------------------------------------------------------
 
+RUNS = []                # every single pgbench run (runs.csv)
+SPACE = []               # space rows
+
+
 def per_unit(res, units):
-    if not units or res.get("status") != "ok":
+    if not units or res.get("wal_bytes") is None:
         return dict(bytes_per_txn=None, wal_per_txn=None, pmem_per_txn=None, pages_per_txn=None)
     return dict(bytes_per_txn=(res["wal_bytes"] + res["pmem_bytes"] + res["page_bytes"]) / units,
                 wal_per_txn=res["wal_bytes"] / units, pmem_per_txn=res["pmem_bytes"] / units,
@@ -445,8 +658,95 @@ def add_row(rows, setup, workload, variant, res, unit="txn", units=None):
     res.update(workload=workload, variant=variant, setup=setup, am=SETUPS[setup][1], unit=unit)
     res.update(per_unit(res, units if units is not None else res.get("txns")))
     res["pss_bytes"] = sample_memory(setup)
+    res.setdefault("runs", 1)
+    res.setdefault("runs_total", 1)
     rows.append(res)
     log("   %-15s %-28s %s" % (setup, variant, summary(res)))
+
+
+def aggregate(results):
+    """One row from the runs of a set-up: median / min / max tps of the
+    runs that succeeded, bytes summed over them, latency percentiles as
+    medians of the runs'."""
+    ok = [r for r in results if r["status"] == "ok" and r.get("tps") is not None]
+    bad = [r for r in results if r not in ok]
+    agg = dict(status=bad[0]["status"] if bad else "ok",
+               detail="; ".join(r["detail"] for r in bad if r.get("detail")),
+               runs=len(ok), runs_total=len(results))
+    tps = [r["tps"] for r in ok]
+    agg["samples"] = tps
+    agg["tps"] = statistics.median(tps) if tps else None
+    agg["tps_median"] = agg["tps"]
+    agg["tps_min"] = min(tps) if tps else None
+    agg["tps_max"] = max(tps) if tps else None
+    agg["txns"] = sum(r["txns"] for r in ok)
+    for k in ("wal_bytes", "pmem_bytes", "page_bytes"):
+        agg[k] = sum(r[k] for r in ok) if ok else None
+    for k in ("lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "tps_q1", "tps_q4", "pool_growth"):
+        vals = [r[k] for r in ok if r.get(k) is not None]
+        agg[k] = statistics.median(vals) if vals else None
+    return agg
+
+
+def rounds(cfg, rows, setups, workload, variant, run_one, prepare=None, cleanup=None):
+    """Run every set-up once per round, cfg["runs"] rounds, the order
+    rotated by one set-up each round; one aggregated row per set-up."""
+    per = {s: [] for s in setups}
+    for rnd in range(cfg["runs"]):
+        k = rnd % len(setups)
+        for pos, s in enumerate(setups[k:] + setups[:k]):
+            use_setup(s)
+            check_library()
+            if prepare:
+                prepare(s)
+            before = check_pool(s, workload, variant)
+            res = run_one(s)
+            if before is not None:
+                after = pool_info(s)
+                growth = (after["used"] - before["used"])
+                res["pool_growth"] = growth
+                key = (SETUPS[s][0], workload, variant)
+                NEED[key] = max(NEED.get(key, 0), growth)
+                res["pool_free_before"] = before["free"] * before["frame"]
+            if cleanup:
+                cleanup(s)
+            sample_memory(s)
+            per[s].append(res)
+            rec = dict(res, workload=workload, variant=variant, setup=s, round=rnd + 1,
+                       position=pos + 1)
+            rec.update(per_unit(res, res.get("txns")))
+            RUNS.append(rec)
+            log("   round %d/%d %-15s tps %s" % (rnd + 1, cfg["runs"], s, fmt(res.get("tps"), ".0f")))
+    for s in setups:
+        add_row(rows, s, workload, variant, aggregate(per[s]))
+
+
+def load_with_space(setup, label, tables, load):
+    """Run load() (which makes tables for setup) and record the space the
+    tables take: heap, pg_relation_size (main fork) summed; nvm_am, the
+    growth of the pool's used_bytes across the load."""
+    before = pool_info(setup)
+    load()
+    _, am, _ = SETUPS[setup]
+    use_setup(setup)
+    heap_size = int(psql(DBS[am], "SELECT sum(pg_relation_size(c))::bigint FROM unnest("
+                                  "ARRAY[%s]::regclass[]) c" % ",".join("'%s'" % t for t in tables))[0][0])
+    rec = dict(workload="space", variant=label, setup=setup, am=am, status="ok",
+               rel_bytes=heap_size, runs=1, runs_total=1)
+    if before is not None:
+        rec["pool_bytes"] = pool_info(setup)["used"] - before["used"]
+    SPACE.append(rec)
+
+
+def finish_space():
+    """Space ratios: an nvm_am store's pool bytes / heap's relation size
+    for the same tables (heap on tmpfs, else heap on disk)."""
+    for r in SPACE:
+        ref = [h for h in SPACE if h["variant"] == r["variant"] and h["am"] == "heap"]
+        ref.sort(key=lambda h: h["setup"] != "heap")
+        r["heap_bytes"] = ref[0]["rel_bytes"] if ref else None
+        r["ratio_space"] = (r["pool_bytes"] / r["heap_bytes"]
+                            if r.get("pool_bytes") is not None and r["heap_bytes"] else None)
 
 
 def write_script(name, text):
@@ -457,21 +757,49 @@ def write_script(name, text):
     return path
 
 
+# ----------------------------------------------------------------------
+# workloads: each runs for every chosen set-up, the clusters side by side
+# ----------------------------------------------------------------------
+
+PGBENCH_TABLES = ["pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"]
+DROP_PGBENCH = "DROP TABLE IF EXISTS " + ", ".join(PGBENCH_TABLES)
+
+
+def pgbench_init(setup, scale, label=None):
+    """pgbench -i in setup's database (with the space it takes when label)."""
+    _, am, _ = SETUPS[setup]
+
+    def load():
+        setup_psql(setup, DROP_PGBENCH)
+        run_pg([PGBIN + "/pgbench", "-i", "-q", "-s", str(scale), DBS[am]], env=target_env(setup),
+               timeout=3600)
+    if label:
+        load_with_space(setup, label, PGBENCH_TABLES, load)
+    else:
+        load()
+    use_setup(setup)
+    check_am(DBS[am], am, PGBENCH_TABLES)
+
+
+def threads_for(clients):
+    return min(clients, os.cpu_count() or 1)
+
+
 def tpcb(cfg, setups, rows):
-    for setup in setups:
-        _, am, _ = SETUPS[setup]
-        db = DBS[am]
-        if setup.endswith("-copy"):
-            pass                 # the tables of "nvm_am" serve, read another way
-        run_pg([PGBIN + "/pgbench", "-i", "-q", "-s", str(cfg["scale"]), db], env=target_env(setup))
-        check_am(db, am, ["pgbench_accounts", "pgbench_branches", "pgbench_tellers"])
-        for clients in cfg["clients"]:
-            log("== tpcb scale %d, %d client(s), %s" % (cfg["scale"], clients, setup))
-            res = pgbench_run(db, am, "tpcb_" + setup, clients, cfg["duration"],
-                              env=target_env(setup))
-            add_row(rows, setup, "tpcb", "scale %d, %d client%s" % (
-                cfg["scale"], clients, "s" if clients > 1 else ""), res)
-        psql(db, "DROP TABLE pgbench_accounts, pgbench_branches, pgbench_tellers, pgbench_history")
+    label = "pgbench -i -s %d (4 tables)" % cfg["scale"]
+    for s in stores(setups).values():
+        log("== tpcb: pgbench -i -s %d, %s" % (cfg["scale"], s))
+        pgbench_init(s, cfg["scale"], label)
+    for clients in cfg["clients"]:
+        variant = "scale %d, %d client%s" % (cfg["scale"], clients, "s" if clients > 1 else "")
+        log("== tpcb %s, %d s per run" % (variant, cfg["duration"]))
+
+        def run_one(s, clients=clients):
+            _, am, _ = SETUPS[s]
+            return pgbench_run(DBS[am], am, "tpcb_" + s, clients, cfg["duration"], env=target_env(s))
+        rounds(cfg, rows, setups, "tpcb", variant, run_one)
+    for s in stores(setups).values():
+        setup_psql(s, DROP_PGBENCH)
 
 
 INSERT_SCRIPT = """\\set id random(1, 1000000000)
@@ -483,24 +811,31 @@ INSERT INTO ins_t (id, v, pad) SELECT :id + g, g, repeat('x', 100) FROM generate
 
 
 def insert(cfg, setups, rows):
-    for setup in setups:
-        _, am, _ = SETUPS[setup]
-        db = DBS[am]
-        for variant, text, per in (("1 row/txn, 2 clients", INSERT_SCRIPT % (), 1),
-                                   ("%d rows/txn, 2 clients" % cfg["batch_rows"],
-                                    BATCH_SCRIPT % cfg["batch_rows"], cfg["batch_rows"])):
-            setup_psql(setup, "DROP TABLE IF EXISTS ins_t; CREATE TABLE ins_t (id bigint, v int, pad text)")
-            check_am(db, am, ["ins_t"])
+    for variant, text, per in (("1 row/txn, 2 clients", INSERT_SCRIPT % (), 1),
+                               ("%d rows/txn, 2 clients" % cfg["batch_rows"],
+                                BATCH_SCRIPT % cfg["batch_rows"], cfg["batch_rows"])):
+        log("== insert %s, %d s per run" % (variant, cfg["duration"]))
+
+        def prepare(s):
+            _, am, _ = SETUPS[s]
+            setup_psql(s, "DROP TABLE IF EXISTS ins_t; "
+                          "CREATE TABLE ins_t (id bigint, v int, pad text)")
+            check_am(DBS[am], am, ["ins_t"])
+
+        def run_one(s, text=text, per=per, variant=variant):
+            _, am, _ = SETUPS[s]
             script = write_script("insert.sql", text)
-            log("== insert %s, %s" % (variant, setup))
-            res = pgbench_run(db, am, "insert_" + setup, 2, cfg["duration"], script=script,
-                              env=target_env(setup))
-            n = int(psql(db, "SELECT count(*) FROM ins_t")[0][0])
+            res = pgbench_run(DBS[am], am, "insert_" + s, 2, cfg["duration"], script=script,
+                              env=target_env(s))
+            n = int(psql(DBS[am], "SELECT count(*) FROM ins_t", timeout=1200)[0][0])
             if res["status"] == "ok" and n != res["txns"] * per:
                 note("insert %s %s: table has %d rows, pgbench reported %d transactions"
-                     % (setup, variant, n, res["txns"]))
-            add_row(rows, setup, "insert", variant, res)
-            psql(db, "DROP TABLE ins_t")
+                     % (s, variant, n, res["txns"]))
+            return res
+
+        def cleanup(s):
+            setup_psql(s, "DROP TABLE ins_t")
+        rounds(cfg, rows, setups, "insert", variant, run_one, prepare, cleanup)
 
 
 YCSB = """\\set k {dist}
@@ -513,26 +848,78 @@ UPDATE usertable SET field0 = md5(:r::text || :k::text) WHERE ycsb_key = :k;
 """
 
 
+def ycsb_load(setup, n, label=None):
+    _, am, _ = SETUPS[setup]
+
+    def load():
+        setup_psql(setup, "DROP TABLE IF EXISTS usertable; CREATE TABLE usertable "
+                          "(ycsb_key int PRIMARY KEY, field0 text, field1 text)")
+        setup_psql(setup, "INSERT INTO usertable SELECT g, md5(g::text), md5((-g)::text) "
+                          "FROM generate_series(1, %d) g" % n, timeout=1800)
+        setup_psql(setup, "VACUUM ANALYZE usertable", timeout=1800)
+    if label:
+        load_with_space(setup, label, ["usertable"], load)
+    else:
+        load()
+    use_setup(setup)
+    check_am(DBS[am], am, ["usertable"])
+
+
+def ycsb_rounds(cfg, rows, setups, workload, variant, script_text, clients, duration):
+    def run_one(s):
+        _, am, _ = SETUPS[s]
+        script = write_script("ycsb.sql", script_text)
+        return pgbench_run(DBS[am], am, "ycsb_" + s, clients, duration, script=script,
+                           env=target_env(s), threads=threads_for(clients))
+    rounds(cfg, rows, setups, workload, variant, run_one)
+
+
 def ycsb(cfg, setups, rows):
     n = cfg["ycsb_rows"]
-    for setup in setups:
-        _, am, _ = SETUPS[setup]
-        db = DBS[am]
-        setup_psql(setup, "CREATE TABLE usertable (ycsb_key int PRIMARY KEY, field0 text, field1 text)")
-        psql(db, "INSERT INTO usertable SELECT g, md5(g::text), md5((-g)::text) "
-                 "FROM generate_series(1, %d) g" % n)
-        psql(db, "VACUUM ANALYZE usertable")
-        check_am(db, am, ["usertable"])
-        for mix, reads in (("A", 50), ("B", 95)):
-            for dist, expr in (("uniform", "random(1, %d)" % n),
-                               ("zipfian", "random_zipfian(1, %d, 1.1)" % n)):
-                script = write_script("ycsb.sql", YCSB.format(dist=expr, reads=reads))
-                variant = "%s (%d/%d) %s" % (mix, reads, 100 - reads, dist)
-                log("== ycsb %s, %s" % (variant, setup))
-                res = pgbench_run(db, am, "ycsb_" + setup, 2, cfg["duration"], script=script,
-                                  env=target_env(setup))
-                add_row(rows, setup, "ycsb", variant, res)
-        psql(db, "DROP TABLE usertable")
+    for s in stores(setups).values():
+        log("== ycsb: usertable, %d rows, %s" % (n, s))
+        ycsb_load(s, n, "usertable %dk rows" % (n // 1000))
+    for mix, reads in (("A", 50), ("B", 95)):
+        for dist, expr in (("uniform", "random(1, %d)" % n),
+                           ("zipfian", "random_zipfian(1, %d, 1.1)" % n)):
+            variant = "%s (%d/%d) %s" % (mix, reads, 100 - reads, dist)
+            log("== ycsb %s, %d s per run" % (variant, cfg["duration"]))
+            ycsb_rounds(cfg, rows, setups, "ycsb", variant,
+                        YCSB.format(dist=expr, reads=reads), 2, cfg["duration"])
+    for s in stores(setups).values():
+        setup_psql(s, "DROP TABLE usertable")
+
+
+CONTENTION_SETUPS = ("heap", "nvm_am")
+
+
+def contention(cfg, setups, rows):
+    """TPC-B and YCSB-A (uniform) with many clients: heap against nvm_am."""
+    chosen = [s for s in setups if s in CONTENTION_SETUPS]
+    if not chosen:
+        return
+    n = cfg["ycsb_rows"]
+    d = cfg["contention_duration"]
+    for s in chosen:
+        log("== contention: pgbench -i -s %d and usertable %d rows, %s" % (cfg["scale"], n, s))
+        pgbench_init(s, cfg["scale"])
+        ycsb_load(s, n)
+    for clients in cfg["contention_clients"]:
+        variant = "tpcb scale %d, %d clients, -j %d" % (cfg["scale"], clients, threads_for(clients))
+        log("== contention %s, %d s per run" % (variant, d))
+
+        def run_one(s, clients=clients):
+            _, am, _ = SETUPS[s]
+            return pgbench_run(DBS[am], am, "cont_tpcb_" + s, clients, d, env=target_env(s),
+                               threads=threads_for(clients))
+        rounds(cfg, rows, chosen, "contention", variant, run_one)
+    for clients in cfg["contention_clients"]:
+        variant = "ycsb A (50/50) uniform, %d clients, -j %d" % (clients, threads_for(clients))
+        log("== contention %s, %d s per run" % (variant, d))
+        ycsb_rounds(cfg, rows, chosen, "contention", variant,
+                    YCSB.format(dist="random(1, %d)" % n, reads=50), clients, d)
+    for s in chosen:
+        setup_psql(s, DROP_PGBENCH + "; DROP TABLE usertable")
 
 
 Q1 = """SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
@@ -588,25 +975,36 @@ def timed_query(setup, sql, runs):
 
 def tpch(cfg, setups, rows):
     n = cfg["lineitem"]
-    loaded = set()
+    loaded = {}
     for setup in setups:
+        store = SETUPS[setup][:2]
         _, am, _ = SETUPS[setup]
         db = DBS[am]
-        if am not in loaded:
+        use_setup(setup)
+        if store not in loaded:
             log("== lineitem, %d rows, %s: load" % (n, setup))
-            start = begin_measure(db)
-            t0 = time.monotonic()
-            setup_psql(setup, LINEITEM.replace("{n}", str(n)), timeout=3600)
-            elapsed = time.monotonic() - t0
-            psql(db, "VACUUM ANALYZE lineitem", timeout=3600)
-            delta = end_measure(db, start)
+            timing = {}
+
+            def load(setup=setup, db=db, timing=timing):
+                setup_psql(setup, "DROP TABLE IF EXISTS lineitem")
+                start = begin_measure(db)
+                t0 = time.monotonic()
+                setup_psql(setup, LINEITEM.replace("{n}", str(n)), timeout=3600)
+                timing["elapsed"] = time.monotonic() - t0
+                setup_psql(setup, "VACUUM ANALYZE lineitem", timeout=3600)
+                use_setup(setup)
+                timing["delta"] = end_measure(db, start)
+            load_with_space(setup, "lineitem %dk rows" % (n // 1000), ["lineitem"], load)
             check_am(db, am, ["lineitem"])
-            loaded.add(am)
+            loaded[store] = setup
+            elapsed, delta = timing["elapsed"], timing["delta"]
             res = dict(status="ok", detail="", txns=n, time_s=elapsed, tps=n / elapsed,
                        wal_bytes=delta["wal"], pmem_bytes=delta["pmem"], page_bytes=delta["pages"])
             add_row(rows, setup, "load", "lineitem %dk rows" % (n // 1000), res, unit="row")
+        use_setup(setup)
         size = int(psql(db, "SELECT pg_relation_size('lineitem')")[0][0])
         for qname, q in (("Q1", Q1), ("Q6", Q6)):
+            use_setup(setup)
             cluster_helper("cluster_restart", WORK)        # cold: empty caches
             times, cpu, body = timed_query(setup, q, cfg["scan_runs"] + 1)
             if ANSWERS.setdefault(qname, body) != body:
@@ -617,11 +1015,12 @@ def tpch(cfg, setups, rows):
                            tps=1000.0 / med, lat_p50_ms=med, lat_avg_ms=statistics.mean(ts),
                            cpu_user_s=statistics.median(c[0] for c in cs),
                            cpu_sys_s=statistics.median(c[1] for c in cs),
-                           wal_bytes=0, pmem_bytes=0, page_bytes=0)
+                           wal_bytes=0, pmem_bytes=0, page_bytes=0,
+                           samples=[t / 1000.0 for t in ts], runs=len(ts), runs_total=len(ts))
                 add_row(rows, setup, "tpch", "%s %s, %d MB" % (qname, temp, size >> 20), res,
                         unit="query", units=0)
-    for am in loaded:
-        psql(DBS[am], "DROP TABLE lineitem")
+    for setup in loaded.values():
+        setup_psql(setup, "DROP TABLE lineitem")
 
 
 def crash_during_pgbench(db, env, run_s, clients=2):
@@ -668,8 +1067,9 @@ def crash(cfg, setups, rows):
                 continue         # the same storage as "nvm_am"
             _, am, _ = SETUPS[setup]
             db = DBS[am]
-            run_pg([PGBIN + "/pgbench", "-i", "-q", "-s", str(scale), db], env=target_env(setup),
-                   timeout=3600)
+            log("== crash, scale %d, %s" % (scale, setup))
+            pgbench_init(setup, scale)
+            use_setup(setup)
             size = int(psql(db, "SELECT pg_total_relation_size('pgbench_accounts')")[0][0])
             env = target_env(setup)
             env["PGAPPNAME"] = "pgbench"
@@ -677,16 +1077,81 @@ def crash(cfg, setups, rows):
             res = dict(status="ok" if ok else "error",
                        detail="%.3f s of it waiting for the killed processes to be reaped"
                        % gone_s, txns=1, time_s=elapsed, restart_s=elapsed - gone_s,
-                       tps=None, wal_bytes=0, pmem_bytes=0, page_bytes=0)
+                       tps=None, wal_bytes=0, pmem_bytes=0, page_bytes=0, runs=1 if ok else 0)
             if not ok:
-                note("crash %s scale %d: no answer within 120 s" % (setup, scale))
+                note("crash %s scale %d: no answer within 600 s" % (setup, scale))
             add_row(rows, setup, "crash", "scale %d (%d MB)" % (scale, size >> 20), res,
                     unit="restart", units=0)
-            psql(db, "DROP TABLE pgbench_accounts, pgbench_branches, pgbench_tellers, "
-                     "pgbench_history")
+            setup_psql(setup, DROP_PGBENCH)
 
 
-WORKLOADS = (("tpcb", tpcb), ("insert", insert), ("ycsb", ycsb), ("tpch", tpch), ("crash", crash))
+WORKLOADS = (("tpcb", tpcb), ("insert", insert), ("ycsb", ycsb), ("contention", contention),
+             ("tpch", tpch), ("crash", crash))
+
+
+# ----------------------------------------------------------------------
+# the machine
+# ----------------------------------------------------------------------
+
+def machine_info():
+    model, flags = "?", []
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and model == "?":
+                    model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags") and not flags:
+                    fl = line.split(":", 1)[1].split()
+                    flags = [x for x in ("clwb", "clflushopt", "clflush") if x in fl]
+    except OSError:
+        pass
+    mem = 0
+    try:
+        with open("/proc/meminfo") as f:
+            mem = int(f.readline().split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return dict(cores=os.cpu_count(), model=model, kernel=os.uname().release,
+                mem_gib=mem / 2 ** 30, flush=" ".join(flags) or "?")
+
+
+def persist_cost():
+    """Compile bench/persist_cost.c and run it on /dev/shm (with
+    PMEM_IS_PMEM_FORCE=1, like the pool) and on /var/tmp (without).
+    Returns {place: {method: ns, "is_pmem": 0/1}} or None."""
+    tmp = tempfile.mkdtemp(prefix="nvm_bench_pc.")
+    exe = os.path.join(tmp, "persist_cost")
+    try:
+        r = subprocess.run(["gcc", "-O2", "-o", exe, os.path.join(ROOT, "bench", "persist_cost.c"),
+                            "-lpmem"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            note("persist_cost.c did not compile (libpmem-dev installed?): %s"
+                 % r.stdout.strip().splitlines()[-1:])
+            return None
+        out = {}
+        for place, path, force in (("/dev/shm", "/dev/shm/nvm_bench_persist_cost.%d" % os.getpid(), True),
+                                   ("/var/tmp", "/var/tmp/nvm_bench_persist_cost.%d" % os.getpid(), False)):
+            env = dict(os.environ)
+            env.pop("PMEM_IS_PMEM_FORCE", None)
+            if force:
+                env["PMEM_IS_PMEM_FORCE"] = "1"
+            r = subprocess.run([exe, path], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=120)
+            if r.returncode != 0:
+                note("persist_cost on %s failed: %s" % (place, r.stdout.strip()))
+                continue
+            out[place] = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+                          for line in r.stdout.splitlines() if " " in line}
+        return out
+    except (OSError, subprocess.SubprocessError) as e:
+        note("persist_cost: %s" % e)
+        return None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def ns(v):
+    return "%.0f ns" % v if v < 10000 else "%.0f us" % (v / 1000.0)
 
 
 # ----------------------------------------------------------------------
@@ -697,9 +1162,17 @@ def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
+def mib(v):
+    return None if v is None else v / 1048576.0
+
+
 def summary(r):
-    return "%s: tps %s, time %s s, p99 %s ms, bytes/%s %s" % (
-        r["status"], fmt(r.get("tps"), ".1f"), fmt(r.get("time_s"), ".3f"),
+    spread = ""
+    if r.get("runs_total", 1) > 1 and r.get("tps_min") is not None:
+        spread = " (%s-%s, %d/%d runs)" % (fmt(r["tps_min"], ".0f"), fmt(r["tps_max"], ".0f"),
+                                          r["runs"], r["runs_total"])
+    return "%s: tps %s%s, time %s s, p99 %s ms, bytes/%s %s" % (
+        r["status"], fmt(r.get("tps"), ".1f"), spread, fmt(r.get("time_s"), ".3f"),
         fmt(r.get("lat_p99_ms"), ".3f"), r["unit"], fmt(r.get("bytes_per_txn"), ".0f"))
 
 
@@ -709,51 +1182,109 @@ def ratio(a, b):
     return a / b
 
 
-def add_ratios(rows):
-    heap = {(r["workload"], r["variant"]): r for r in rows if r["setup"] == "heap"}
-    for r in rows:
-        h = heap.get((r["workload"], r["variant"]))
-        if h is None or h["status"] != "ok" or r["status"] != "ok":
-            h = None
-        for k in ("tps", "time_s", "lat_p99_ms", "bytes_per_txn"):
-            r["ratio_" + k] = ratio(r.get(k), h.get(k)) if h else None
-
-
-CSV_FIELDS = ["workload", "variant", "setup", "am", "status", "unit", "txns", "tps", "time_s", "restart_s",
-              "lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "cpu_user_s", "cpu_sys_s",
-              "bytes_per_txn", "wal_per_txn", "pmem_per_txn", "pages_per_txn", "pss_bytes",
-              "ratio_tps", "ratio_time_s", "ratio_lat_p99_ms", "ratio_bytes_per_txn", "detail"]
-
-
-def write_csv(rows, path):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (("%.6g" % v) if isinstance(v, float) else v)
-                        for k, v in r.items() if k in CSV_FIELDS})
-
-
 TIMED = ("load", "tpch", "crash")     # lower is better: time, not tps
 
 
-def print_table(rows, cfg, quick, pool_bytes):
+def add_ratios(rows):
+    """ratio_* = set-up / heap (medians); ratio_min / ratio_max: the range
+    min(set-up)/max(heap) .. max(set-up)/min(heap) of the measured value
+    (tps, or time for TIMED rows) when both have at least 2 samples."""
+    heap = {(r["workload"], r["variant"]): r for r in rows if r["setup"] == "heap"}
+    for r in rows:
+        h = heap.get((r["workload"], r["variant"]))
+        for k in ("tps", "time_s", "lat_p99_ms", "bytes_per_txn"):
+            r["ratio_" + k] = ratio(r.get(k), h.get(k)) if h else None
+        r["ratio_min"] = r["ratio_max"] = r["ratio_overlaps_1"] = None
+        a, b = r.get("samples") or [], (h or {}).get("samples") or []
+        if h is not None and r is not h and len(a) >= 2 and len(b) >= 2 and min(b) > 0:
+            r["ratio_min"], r["ratio_max"] = min(a) / max(b), max(a) / min(b)
+            r["ratio_overlaps_1"] = int(r["ratio_min"] <= 1.0 <= r["ratio_max"])
+
+
+CSV_FIELDS = ["workload", "variant", "setup", "am", "status", "unit", "runs", "runs_total", "txns",
+              "tps", "tps_median", "tps_min", "tps_max", "time_s", "restart_s",
+              "lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "cpu_user_s", "cpu_sys_s",
+              "bytes_per_txn", "wal_per_txn", "pmem_per_txn", "pages_per_txn", "pss_bytes",
+              "ratio_tps", "ratio_time_s", "ratio_min", "ratio_max", "ratio_overlaps_1",
+              "ratio_lat_p99_ms", "ratio_bytes_per_txn", "pool_growth",
+              "rel_bytes", "pool_bytes", "heap_bytes", "ratio_space", "detail"]
+RUN_FIELDS = ["workload", "variant", "setup", "round", "position", "status", "tps", "txns",
+              "elapsed_s", "lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "tps_q1", "tps_q4",
+              "bytes_per_txn", "wal_per_txn", "pmem_per_txn", "pages_per_txn",
+              "pool_free_before", "pool_growth", "detail"]
+
+
+def write_csv(rows, path, fields=CSV_FIELDS):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (("%.6g" % v) if isinstance(v, float) else v)
+                        for k, v in r.items() if k in fields})
+
+
+def ratio_cell(r, key):
+    if r["setup"] == "heap":
+        return "1"
+    v = r.get(key)
+    if v is None:
+        return "-"
+    return ("~" if r.get("ratio_overlaps_1") else "") + format(v, ".2f")
+
+
+def print_table(rows, cfg, quick, pool_bytes, machine=None, persist=None):
     print()
     print("nvm_am against heap (%s run; ratio = set-up / heap on tmpfs; for load, tpch and "
           "crash the time, else tps)" % ("quick" if quick else "full"))
-    hdr = ("workload", "variant", "set-up", "tps", "time s", "ratio", "bytes/unit", "WAL",
-           "pool", "pages", "p50 ms", "p99 ms", "cpu u/s", "PSS MB")
+    if machine:
+        print("machine: %s cores (os.cpu_count), %s, kernel %s, %.1f GiB RAM, flush instructions: %s"
+              % (machine["cores"], machine["model"], machine["kernel"], machine["mem_gib"],
+                 machine["flush"]))
+    if persist:
+        parts = []
+        shm = persist.get("/dev/shm")
+        if shm:
+            parts.append("/dev/shm (the pools' file system, PMEM_IS_PMEM_FORCE=1, is_pmem %d): "
+                         "pmem_persist %s, pmem_flush + pmem_drain %s"
+                         % (shm.get("is_pmem", -1), ns(shm["persist"]), ns(shm["flush+drain"])))
+        tmp = persist.get("/var/tmp")
+        if tmp:
+            parts.append("/var/tmp (disk, is_pmem %d): pmem_msync %s"
+                         % (tmp.get("is_pmem", -1), ns(tmp["msync"])))
+        print("cost of making 64 bytes durable (bench/persist_cost.c): " + "; ".join(parts))
+    else:
+        print("cost of making 64 bytes durable: not measured (see PROBLEMS)")
+    print("What moves these ratios between machines: nvm_am commits by a 64-byte flush + drain "
+          "into the pool, heap by a WAL write + fsync (nearly free on tmpfs), so the flush/drain "
+          "cost of the pool's medium against the fsync cost of the WAL's decides the commit-bound "
+          "rows; the core count decides how many backends contend on shared locks (2 cores: more "
+          "clients than cores measure the scheduler as much as the engine).")
+    print("method: pgbench rows: %d runs per set-up of %d s each (contention: %d s, -j = min(clients, "
+          "cores)), set-ups alternated in rounds (order rotated each round), all clusters up at "
+          "the same time; tps = median of the runs, tps min-max = their spread"
+          % (cfg["runs"], cfg["duration"], cfg["contention_duration"]))
+    print("ratio = median(set-up) / median(heap); range = min(set-up)/max(heap) .. max(set-up)/"
+          "min(heap); \"~\" before a ratio: its range includes 1.0, the runs do not separate the "
+          "set-up from heap (tpch warm: times of %d runs; single measurements have no range)"
+          % cfg["scan_runs"])
+    hdr = ("workload", "variant", "set-up", "runs", "tps", "tps min-max", "time s", "ratio",
+           "ratio range", "bytes/unit", "WAL", "pool", "pages", "p50 ms", "p99 ms", "cpu u/s", "PSS MB")
     table = [hdr]
     for r in rows:
-        ok = r["status"] == "ok"
-        key = "ratio_time_s" if r["workload"] in TIMED else "ratio_tps"
+        timed = r["workload"] in TIMED
+        has = r.get("runs", 0) > 0 and (r.get("tps") is not None or r.get("time_s") is not None)
+        key = "ratio_time_s" if timed else "ratio_tps"
         cpu = ("%.2f/%.2f" % (r["cpu_user_s"], r["cpu_sys_s"])) if r.get("cpu_user_s") is not None else "-"
-        table.append((r["workload"], r["variant"], r["setup"],
-                      fmt(r.get("tps"), ".0f") if ok and r["workload"] not in TIMED else "-",
+        runs = ("%d" % r["runs"]) if r["runs"] == r["runs_total"] else "%d/%d" % (r["runs"], r["runs_total"])
+        table.append((r["workload"], r["variant"], r["setup"], runs,
+                      fmt(r.get("tps"), ".0f") if has and not timed else "-",
+                      "%.0f-%.0f" % (r["tps_min"], r["tps_max"])
+                      if has and not timed and r.get("tps_min") is not None and r["runs_total"] > 1 else "-",
                       (fmt(r.get("time_s"), ".3f") + (" (%.2f)" % r["restart_s"] if r.get("restart_s") else ""))
-                      if ok and r["workload"] in TIMED else "-",
-                      fmt(r.get(key), ".2f") if r["setup"] != "heap" else "1",
-                      (fmt(r.get("bytes_per_txn"), ".0f") + "/" + r["unit"]) if ok and r.get("bytes_per_txn") is not None else "-",
+                      if has and timed else "-",
+                      ratio_cell(r, key),
+                      "%.2f-%.2f" % (r["ratio_min"], r["ratio_max"]) if r.get("ratio_min") is not None else "-",
+                      (fmt(r.get("bytes_per_txn"), ".0f") + "/" + r["unit"]) if has and r.get("bytes_per_txn") is not None else "-",
                       fmt(r.get("wal_per_txn"), ".0f"), fmt(r.get("pmem_per_txn"), ".0f"),
                       fmt(r.get("pages_per_txn"), ".0f"),
                       fmt(r.get("lat_p50_ms"), ".2f"), fmt(r.get("lat_p99_ms"), ".2f"), cpu,
@@ -764,19 +1295,40 @@ def print_table(rows, cfg, quick, pool_bytes):
                         for j, (c, w) in enumerate(zip(row, widths))).rstrip())
         if i == 0:
             print("  ".join("-" * w for w in widths))
+    if SPACE:
+        print()
+        print("space after load: pool bytes the nvm_am tables took (delta of nvm_am_pool_info()."
+              "used_bytes across the load: data frames with their in-page logs, page tables, "
+              "directory) / pg_relation_size of the heap tables with the same rows (main fork "
+              "only; indexes, FSM and VM not counted on either side); goal <= 1.15")
+        sp = [("workload", "tables", "set-up", "heap MB", "pool MB", "space")]
+        for r in SPACE:
+            if r["am"] != "nvm_am":
+                continue
+            sp.append(("space", r["variant"], r["setup"], fmt(mib(r.get("heap_bytes")), ".1f"),
+                       fmt(mib(r.get("pool_bytes")), ".1f"), fmt(r.get("ratio_space"), ".2f")))
+        widths = [max(len(str(row[i])) for row in sp) for i in range(len(sp[0]))]
+        for i, row in enumerate(sp):
+            print("  ".join(str(c).ljust(w) if j < 3 else str(c).rjust(w)
+                            for j, (c, w) in enumerate(zip(row, widths))).rstrip())
+            if i == 0:
+                print("  ".join("-" * w for w in widths))
     print()
     print("Peak memory (PSS of all server processes; shared memory and the mapped pool are "
           "shared out among the processes that touch them):")
     for setup in PEAK:
+        cl = SETUPS[setup][0]
         print("  %-15s %6.0f MB%s" % (setup, PEAK[setup] / 1048576.0,
-                                      ("   (pool file %d MB)" % (pool_bytes >> 20))
+                                      ("   (pool file %d MB, cluster %s)" % (pool_bytes.get(cl, 0) >> 20, cl))
                                       if SETUPS[setup][1] == "nvm_am" else ""))
-    print("bytes/unit = WAL + pool + 8 kB page writes (counted after a final CHECKPOINT); "
-          "p50/p99: commit latency from pgbench --log;")
+    print("bytes/unit = WAL + pool + 8 kB page writes (counted after a final CHECKPOINT), summed "
+          "over the runs of a row; p50/p99: commit latency from pgbench --log, median of the runs;")
     print("tpch: median time per query, cpu u/s = user/system CPU seconds of the backend; "
           "crash: SIGKILL to first answered query")
     print("(in brackets: from the restart to the answer, without the wait for the killed "
           "processes to be reaped).")
+    for i in INFO:
+        print(i)
     if NOTES:
         print()
         print("PROBLEMS:")
@@ -794,9 +1346,11 @@ def plot(rows, outdir):
               "nvm_am-copy": "#ccbb44", "nvm_am-ipl-off": "#aa3377"}
     workloads = [w for w, _ in WORKLOADS if any(r["workload"] == w for r in rows)]
     if any(r["workload"] == "load" for r in rows):
-        workloads.insert(workloads.index("tpch"), "load")
+        workloads.insert(workloads.index("tpch") if "tpch" in workloads else len(workloads), "load")
+    if not workloads:
+        return
 
-    def grouped(fname, title, value, ylabel, log_scale=False):
+    def grouped(fname, title, value, ylabel, log_scale=False, spread=None):
         fig, axes = plt.subplots(1, len(workloads), figsize=(3.4 * len(workloads), 3.6))
         if len(workloads) == 1:
             axes = [axes]
@@ -807,13 +1361,18 @@ def plot(rows, outdir):
                     variants.append(r["variant"])
             width = 0.8 / max(1, len(setups))
             for i, s in enumerate(setups):
-                vals = []
+                vals, lo, hi = [], [], []
                 for v in variants:
                     r = next((x for x in rows if x["workload"] == wl and x["variant"] == v
                               and x["setup"] == s), None)
-                    vals.append(value(r) if r and r["status"] == "ok" and value(r) else 0)
-                ax.bar([j + (i - (len(setups) - 1) / 2.0) * width for j in range(len(variants))],
-                       vals, width, color=colors.get(s, "grey"), label=s)
+                    val = value(r) if r and r.get("runs") and value(r) else 0
+                    vals.append(val)
+                    mn, mx = spread(r) if spread and r and val else (None, None)
+                    lo.append(val - mn if mn is not None else 0)
+                    hi.append(mx - val if mx is not None else 0)
+                xs = [j + (i - (len(setups) - 1) / 2.0) * width for j in range(len(variants))]
+                ax.bar(xs, vals, width, color=colors.get(s, "grey"), label=s,
+                       yerr=[lo, hi] if spread else None, error_kw=dict(lw=0.6, capsize=1.5))
             ax.set_xticks(range(len(variants)))
             ax.set_xticklabels([v.replace(", ", "\n").replace(" (", "\n(") for v in variants],
                                fontsize=6)
@@ -828,12 +1387,19 @@ def plot(rows, outdir):
         fig.savefig(os.path.join(outdir, fname), dpi=72)
         plt.close(fig)
 
-    grouped("throughput.png", "throughput (tps), or time for load / tpch / crash (lower is better)",
+    def tps_spread(r):
+        if r["workload"] in TIMED:
+            s = r.get("samples") or []
+            return (min(s), max(s)) if len(s) > 1 else (None, None)
+        return r.get("tps_min"), r.get("tps_max")
+
+    grouped("throughput.png", "throughput (tps, median; bars: min-max of the runs), or time for "
+            "load / tpch / crash (lower is better)",
             lambda r: r.get("time_s") if r["workload"] in TIMED else r.get("tps"),
-            lambda wl: "seconds" if wl in TIMED else "transactions/s")
+            lambda wl: "seconds" if wl in TIMED else "transactions/s", spread=tps_spread)
     grouped("bytes_per_txn.png", "bytes written to durable media per unit (log scale)",
             lambda r: r.get("bytes_per_txn"), lambda wl: "bytes", log_scale=True)
-    grouped("latency.png", "commit latency p99 (ms)", lambda r: r.get("lat_p99_ms"),
+    grouped("latency.png", "commit latency p99 (ms, median of the runs)", lambda r: r.get("lat_p99_ms"),
             lambda wl: "ms")
 
 
@@ -841,15 +1407,26 @@ def plot(rows, outdir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="small scale, short runs (< 5 min)")
+    ap.add_argument("--quick", action="store_true", help="small scale, short runs (about 6.5 min)")
     ap.add_argument("--only", default=",".join(w for w, _ in WORKLOADS),
                     help="comma-separated subset of " + ",".join(w for w, _ in WORKLOADS))
     ap.add_argument("--setups", default=",".join(SETUPS),
                     help="comma-separated subset of " + ",".join(SETUPS))
+    ap.add_argument("--runs", type=int, default=None,
+                    help="runs per set-up of every pgbench row (default and minimum 3)")
     opts = ap.parse_args()
-    cfg = QUICK if opts.quick else FULL
+    cfg = dict(QUICK if opts.quick else FULL)
+    if opts.runs is not None:
+        if opts.runs < 3:
+            ap.error("--runs: at least 3 runs per set-up")
+        cfg["runs"] = opts.runs
     only = opts.only.split(",")
+    unknown = [w for w in only if w not in dict(WORKLOADS)]
+    if unknown:
+        ap.error("unknown workload(s): %s" % ",".join(unknown))
     chosen = [s for s in SETUPS if s in opts.setups.split(",")]
+    if not chosen:
+        ap.error("no known set-up in --setups")
     os.makedirs(RESULTS, exist_ok=True)
 
     def on_signal(signum, frame):
@@ -857,38 +1434,74 @@ def main():
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
 
-    rows = []
-    pool_bytes = 0
     t0 = time.monotonic()
-    for cluster, (work, conf, ams) in CLUSTERS.items():
-        setups = [s for s in chosen if SETUPS[s][0] == cluster]
-        if not setups:
-            continue
-        set_work(work)
-        try:
-            start_cluster(conf, ams=ams)
-            pool_bytes = max(pool_bytes, int(psql(DBS[ams[0]], "SELECT size FROM nvm_am.nvm_am_pool_info()")[0][0]))
-            for name, func in WORKLOADS:
-                if name in only:
-                    func(cfg, setups, rows)
-        finally:
-            save_server_log()
+    check_library()
+    machine = machine_info()
+    persist = persist_cost()
+    log("== machine: %s; persist cost: %s" % (machine, persist))
+    rows = []
+    pool_bytes = {}
+    clusters = [c for c in CLUSTERS if any(SETUPS[s][0] == c for s in chosen)]
+    try:
+        for c in clusters:
+            _, _, _, conf, ams, ipl = CLUSTERS[c]
+            POOL_MB[c] = pool_mb(cfg, ipl, cfg["runs"]) if ipl is not None else 128
+            use_cluster(c)
+            start_cluster(conf + "nvm_am.pool_size = '%dMB'\n" % POOL_MB[c], ams=ams)
+            info = psql(DBS[ams[0]], "SELECT size, frame_bytes FROM nvm_am.nvm_am_pool_info()")[0]
+            pool_bytes[c] = int(info[0])
+            FRAME_BYTES[c] = int(info[1])
+            if ipl is not None and FRAME_BYTES[c] > BLCKSZ + ipl:
+                note("cluster %s: pool frames of %d bytes, the pool was sized for %d"
+                     % (c, FRAME_BYTES[c], BLCKSZ + ipl))
+        INFO.append("clusters (all running at once): " + "; ".join(
+            "%s: %s, port %d, pool %s of %d MB" % (c, CLUSTERS[c][0], CLUSTERS[c][1], CLUSTERS[c][2],
+                                                   pool_bytes[c] >> 20) for c in clusters))
+        for name, func in WORKLOADS:
+            if name not in only:
+                continue
+            t1 = time.monotonic()
+            try:
+                func(cfg, chosen, rows)
+            except Exception as e:  # keep the other workloads and the table
+                FAILED.append(name)
+                note("workload %s stopped: %s" % (name, str(e).strip().replace("\n", " | ")[:600]))
+            log("== %s took %.0f s" % (name, time.monotonic() - t1))
+        check_library()
+    finally:
+        for c in clusters:
+            use_cluster(c)
+            save_server_log("server-%s.log" % c)
             stop_cluster()
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(CLUSTERS[c][0], ignore_errors=True)
     order = [w for w, _ in WORKLOADS]
     order.insert(order.index("tpch"), "load")
-    rows.sort(key=lambda r: (order.index(r["workload"]), r["variant"], list(SETUPS).index(r["setup"])))
+    seen = {}            # variants in the order they were measured (8 before 16 clients)
+    for r in rows:
+        seen.setdefault((r["workload"], r["variant"]), len(seen))
+    rows.sort(key=lambda r: (order.index(r["workload"]), seen[(r["workload"], r["variant"])],
+                             list(SETUPS).index(r["setup"])))
     add_ratios(rows)
-    write_csv(rows, os.path.join(RESULTS, "results.csv"))
-    plot(rows, RESULTS)
+    finish_space()
+    write_csv(rows + SPACE, os.path.join(RESULTS, "results.csv"))
+    write_csv(RUNS, os.path.join(RESULTS, "runs.csv"), RUN_FIELDS)
+    try:
+        plot(rows, RESULTS)
+    except ImportError as e:
+        INFO.append("plots skipped: matplotlib is not installed (%s)" % e)
+        log("!! plots skipped: %s" % e)
+    elapsed = time.monotonic() - t0
+    INFO.append("durations: %d s per pgbench run (contention %d s), %d runs per set-up; "
+                "whole benchmark %.0f s" % (cfg["duration"], cfg["contention_duration"],
+                                            cfg["runs"], elapsed))
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        print_table(rows, cfg, opts.quick, pool_bytes)
+        print_table(rows, cfg, opts.quick, pool_bytes, machine, persist)
     sys.stdout.write(buf.getvalue())
     with open(os.path.join(RESULTS, "table.txt"), "w") as f:
         f.write(buf.getvalue().lstrip("\n"))
-    log("== done in %.0f s; results in %s" % (time.monotonic() - t0, RESULTS))
-    return 1 if any(r["status"] != "ok" for r in rows) else 0
+    log("== done in %.0f s; results in %s" % (elapsed, RESULTS))
+    return 1 if FAILED or any(r["status"] != "ok" for r in rows) else 0
 
 
 if __name__ == "__main__":
