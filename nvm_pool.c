@@ -99,11 +99,15 @@
 
 #define NVM_HEADER_SIZE		4096
 #define NVM_PAGE_LOCKS		1024
-#define NVM_LOCK_DIR		0
-#define NVM_LOCK_ALLOC		1
-#define NVM_LOCK_CLOG		2	/* NVM_COMMIT_LOG_PARTS of them */
-#define NVM_LOCK_FIRST_PAGE	(NVM_LOCK_CLOG + NVM_COMMIT_LOG_PARTS)
-#define NVM_LOCKS_TOTAL		(NVM_LOCK_FIRST_PAGE + NVM_PAGE_LOCKS)
+
+/*
+ * The pool's LWLocks, one named tranche per kind, so that a wait shows in
+ * pg_stat_activity.wait_event as what it waits for.
+ */
+#define NVM_TRANCHE_DIR		"nvm_am_directory"
+#define NVM_TRANCHE_ALLOC	"nvm_am_frame_allocation"
+#define NVM_TRANCHE_CLOG	"nvm_am_commit_log"	/* NVM_COMMIT_LOG_PARTS */
+#define NVM_TRANCHE_PAGE	"nvm_am_page"	/* NVM_PAGE_LOCKS */
 
 /* the part of the header page that changes at run time (not checksummed) */
 #define NVM_RUNTIME_OFFSET	2048
@@ -129,7 +133,10 @@ StaticAssertDecl(sizeof(NvmPoolHeader) <= NVM_RUNTIME_OFFSET, "header fits");
 
 typedef struct NvmPoolShared
 {
-	LWLockPadded *locks;
+	LWLockPadded *dir_lock;
+	LWLockPadded *alloc_lock;
+	LWLockPadded *clog_locks;
+	LWLockPadded *page_locks;
 	uint64		frames_free;
 	uint64		alloc_hint;		/* bitmap word to search first */
 	pg_atomic_uint64 next_gen;	/* next page generation number */
@@ -876,7 +883,10 @@ NvmPoolShmemSize(uint64 extra_pins)
 void
 NvmPoolRequestLocks(void)
 {
-	RequestNamedLWLockTranche("nvm_am", NVM_LOCKS_TOTAL);
+	RequestNamedLWLockTranche(NVM_TRANCHE_DIR, 1);
+	RequestNamedLWLockTranche(NVM_TRANCHE_ALLOC, 1);
+	RequestNamedLWLockTranche(NVM_TRANCHE_CLOG, NVM_COMMIT_LOG_PARTS);
+	RequestNamedLWLockTranche(NVM_TRANCHE_PAGE, NVM_PAGE_LOCKS);
 }
 
 static inline bool
@@ -1021,7 +1031,10 @@ NvmPoolShmemInit(uint64 extra_pins)
 		for (uint64 f = 0; f <= NvmPoolFrameCount() + extra_pins; f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
 		pool_shared->extra_pins = extra_pins;
-		pool_shared->locks = GetNamedLWLockTranche("nvm_am");
+		pool_shared->dir_lock = GetNamedLWLockTranche(NVM_TRANCHE_DIR);
+		pool_shared->alloc_lock = GetNamedLWLockTranche(NVM_TRANCHE_ALLOC);
+		pool_shared->clog_locks = GetNamedLWLockTranche(NVM_TRANCHE_CLOG);
+		pool_shared->page_locks = GetNamedLWLockTranche(NVM_TRANCHE_PAGE);
 		pool_shared->alloc_hint = 0;
 		pg_atomic_init_u64(&pool_shared->trace_seq, 1);
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
@@ -1104,10 +1117,10 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 	LWLockRelease(NvmPoolDirLock());
 
 	/* frames in the batches of backends count as free */
-	LWLockAcquire(&pool_shared->locks[NVM_LOCK_ALLOC].lock, LW_SHARED);
+	LWLockAcquire(&pool_shared->alloc_lock->lock, LW_SHARED);
 	info->frames_free = pool_shared->frames_free +
 		NvmPoolCounterValue(NVM_STAT_FRAMES_IN_BATCHES);
-	LWLockRelease(&pool_shared->locks[NVM_LOCK_ALLOC].lock);
+	LWLockRelease(&pool_shared->alloc_lock->lock);
 
 	info->path = pool_resolved_path;
 	info->size = pool_total_size;
@@ -1128,7 +1141,7 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 LWLock *
 NvmPoolDirLock(void)
 {
-	return &pool_shared->locks[NVM_LOCK_DIR].lock;
+	return &pool_shared->dir_lock->lock;
 }
 
 /*
@@ -1139,7 +1152,7 @@ LWLock *
 NvmPoolCommitLogLock(int part)
 {
 	Assert(part >= 0 && part < NVM_COMMIT_LOG_PARTS);
-	return &pool_shared->locks[NVM_LOCK_CLOG + part].lock;
+	return &pool_shared->clog_locks[part].lock;
 }
 
 /*
@@ -1169,7 +1182,7 @@ NvmPoolPageLock(int dirIndex, BlockNumber blkno)
 {
 	uint32		h = (uint32) dirIndex * 0x9E3779B1u ^ (uint32) blkno * 0x85EBCA77u;
 
-	return &pool_shared->locks[NVM_LOCK_FIRST_PAGE + (h % NVM_PAGE_LOCKS)].lock;
+	return &pool_shared->page_locks[h % NVM_PAGE_LOCKS].lock;
 }
 
 /* ----------------------------------------------------------------
@@ -1216,7 +1229,7 @@ NvmPoolReturnBatch(int code, Datum arg)
 static void
 NvmPoolRefillBatch(void)
 {
-	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+	LWLock	   *lock = &pool_shared->alloc_lock->lock;
 	uint64		words = NvmPoolBitmapWords();
 	int			want;
 
@@ -1304,7 +1317,7 @@ NvmPoolAllocFrame(void)
 static void
 NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 {
-	LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+	LWLock	   *lock = &pool_shared->alloc_lock->lock;
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
 	for (int i = 0; i < n; i++)
@@ -1494,7 +1507,7 @@ NvmPoolNextGeneration(void)
 
 	if (gen >= pool_runtime->gen_high_water)
 	{
-		LWLock	   *lock = &pool_shared->locks[NVM_LOCK_ALLOC].lock;
+		LWLock	   *lock = &pool_shared->alloc_lock->lock;
 
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		if (gen >= pool_runtime->gen_high_water)
