@@ -151,6 +151,7 @@ typedef struct IplRecBuf
 static IplRecBuf recbuf;
 
 static void IplApplyInPlace(int slot, Page image);
+static void IplHintPrunable(Page page, HeapTupleHeader hdr);
 static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached);
 
 
@@ -935,17 +936,19 @@ IplNewPage(int dirIndex)
 }
 
 /*
- * IplAddTuple - place tup on page blkno if it fits and leaves at least
- * reserve bytes free (a fillfactor); returns the new offset (and sets
- * tup->t_self) or InvalidOffsetNumber.  A line pointer freed by
- * pruning is reused; otherwise one is appended.  With keepCtid the tuple's
- * t_ctid (a speculative token) is kept as given, else it points to the
- * tuple itself.  Caller holds the page lock exclusively and got page from
+ * IplTupleRecord - start in rb the record that places tup on page blkno,
+ * if it fits and leaves at least reserve bytes free (a fillfactor), and
+ * return the new offset (tup->t_self is set); InvalidOffsetNumber, with
+ * nothing changed, when it does not fit.  A line pointer freed by pruning
+ * is reused; otherwise one is appended.  With keepCtid the tuple's t_ctid
+ * (a speculative token) is kept as given, else it points to the tuple
+ * itself.  The caller may add patches and then applies the record
+ * (IplApply).  Caller holds the page lock exclusively and got page from
  * IplGetPage.
  */
-OffsetNumber
-IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid,
-			Size reserve)
+static OffsetNumber
+IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
+			   bool keepCtid, Size reserve)
 {
 	PageHeader	ph = (PageHeader) page;
 	Size		alignedSize = MAXALIGN(tup->t_len);
@@ -955,7 +958,6 @@ IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid,
 	uint16		upper;
 	ItemIdData	newlp;
 	uint16		word[4];
-	IplRecBuf  *rb = &recbuf;
 	HeapTupleHeader body;
 	int			slot;
 	bool		inBase = false;
@@ -1030,11 +1032,58 @@ IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid,
 	word[2] = lower;
 	word[3] = upper;
 	IplRecPatch(rb, 8, word, sizeof(word));
-	IplApply(page, rb);
 
 	ItemPointerSet(&tup->t_self, blkno, off);
 	if (!keepCtid)
 		tup->t_data->t_ctid = tup->t_self;
+	return off;
+}
+
+/*
+ * IplAddTuple - place tup on page blkno if it fits and leaves at least
+ * reserve bytes free: one record (IplTupleRecord).  Returns the new offset
+ * (and sets tup->t_self) or InvalidOffsetNumber.  Caller holds the page
+ * lock exclusively and got page from IplGetPage.
+ */
+OffsetNumber
+IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup, bool keepCtid,
+			Size reserve)
+{
+	OffsetNumber off = IplTupleRecord(&recbuf, page, blkno, tup, keepCtid,
+									  reserve);
+
+	if (off != InvalidOffsetNumber)
+		IplApply(page, &recbuf);
+	return off;
+}
+
+/*
+ * IplUpdateTuple - an update that stays on its page, as one record: place
+ * newtup on page blkno (IplTupleRecord, no reserve) and give the old
+ * version at oldoff the visibility fields of oldhdr, its t_ctid pointing
+ * to newtup.  One record means one drain, and a crash keeps both halves or
+ * neither.  Returns newtup's offset (newtup->t_self and oldhdr->t_ctid are
+ * set) or InvalidOffsetNumber, changing nothing, when newtup does not fit.
+ * Caller holds the page lock exclusively and got page from IplGetPage.
+ */
+OffsetNumber
+IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
+			   OffsetNumber oldoff, HeapTupleHeader oldhdr)
+{
+	IplRecBuf  *rb = &recbuf;
+	OffsetNumber off;
+
+	Assert(ItemIdIsNormal(PageGetItemId(page, oldoff)));
+	off = IplTupleRecord(rb, page, blkno, newtup, false, 0);
+	if (off == InvalidOffsetNumber)
+		return off;
+	oldhdr->t_ctid = newtup->t_self;
+	IplRecPatch(rb, ItemIdGetOffset(PageGetItemId(page, oldoff)), oldhdr,
+				offsetof(HeapTupleHeaderData, t_hoff));
+	/* more than an append now: not for IplSeal's in-place path */
+	rb->u.hdr.flags &= ~IPL_RECF_APPEND;
+	IplApply(page, rb);
+	IplHintPrunable(page, oldhdr);
 	return off;
 }
 
@@ -1135,12 +1184,20 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	IplRecStart(rb, IPL_REC_PATCH);
 	IplRecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
 	IplApply(page, rb);
+	IplHintPrunable(page, newhdr);
+}
 
-	/* a deleted or updated version may be pruned later: a hint */
-	if (!(newhdr->t_infomask & HEAP_XMAX_INVALID) &&
-		!HEAP_XMAX_IS_LOCKED_ONLY(newhdr->t_infomask))
-		PageSetPrunable(page, HeapTupleHeaderGetUpdateXid(newhdr));
-	else if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmin(newhdr)))
+/*
+ * IplHintPrunable - a tuple got the header hdr: when that deletes or
+ * updates it, the page may be pruned later (pd_prune_xid, a hint).
+ */
+static void
+IplHintPrunable(Page page, HeapTupleHeader hdr)
+{
+	if (!(hdr->t_infomask & HEAP_XMAX_INVALID) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask))
+		PageSetPrunable(page, HeapTupleHeaderGetUpdateXid(hdr));
+	else if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmin(hdr)))
 		PageSetPrunable(page, RecentXmin);	/* a super-deleted insert */
 }
 

@@ -328,10 +328,9 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	 * When no TOAST work is needed, the new version goes on the page of the
 	 * old one if it fits there (as in heap), all while the page stays
 	 * locked; if no indexed column changed it is a HOT update: a heap-only
-	 * tuple that the indexes reach through the old one.  The new version is
-	 * placed first: a crash before the old version points to it leaves an
-	 * unreachable tuple of a transaction that never committed, which
-	 * pruning removes.
+	 * tuple that the indexes reach through the old one.  The new version and
+	 * the old one's new xmax and ctid are one in-page log record
+	 * (IplUpdateTuple): one drain, and a crash keeps both or neither.
 	 */
 	if (NvmModifyNoToastWork(&oldtup, newtup))
 	{
@@ -345,21 +344,25 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
 		if (hot)
 			HeapTupleHeaderSetHeapOnly(heaptup->t_data);
-		off = IplAddTuple(page, blkno, heaptup, false, 0);
+		/* one record: the new version, and the old one's xmax and ctid */
+		NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
+		if (hot)
+			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+		off = IplUpdateTuple(page, blkno, heaptup,
+							 ItemPointerGetOffsetNumber(otid), &hdr);
 		if (off == InvalidOffsetNumber &&
 			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
 		{
 			page = IplGetPage(dirIndex, blkno);
 			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
-			off = IplAddTuple(page, blkno, heaptup, false, 0);
+			NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
+			if (hot)
+				hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+			off = IplUpdateTuple(page, blkno, heaptup,
+								 ItemPointerGetOffsetNumber(otid), &hdr);
 		}
 		if (off != InvalidOffsetNumber)
 		{
-			NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
-			hdr.t_ctid = heaptup->t_self;
-			if (hot)
-				hdr.t_infomask2 |= HEAP_HOT_UPDATED;
-			IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
 			LWLockRelease(lock);
 			NvmRowLockReleaseTuple(rel, otid, &tuplock);
 			slot->tts_tid = heaptup->t_self;

@@ -60,6 +60,9 @@ extern BlockNumber IplNewPage(int dirIndex);
 extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
 extern void IplSeal(int dirIndex, BlockNumber blkno);
+extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
+								  HeapTuple newtup, OffsetNumber oldoff,
+								  HeapTupleHeader oldhdr);
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);
 extern void IplSetUnused(Page page, OffsetNumber *offs, int n);
