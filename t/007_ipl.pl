@@ -107,7 +107,19 @@ cmp_ok($s1->{merge_cache_evictions}, '>', 0, 'the 1MB merge cache evicted images
 cmp_ok($s1->{merges_on_read}, '>', 0, 'evicted images were merged again from base + log');
 same_as_heap($node, 'after the DML');
 
+# an update that stays on its page is one record: the new version and the
+# old one's xmax and ctid together (IplUpdateTuple)
+$node->safe_psql('postgres',
+	'CREATE TABLE one (id int PRIMARY KEY, v int) USING nvm_am; INSERT INTO one VALUES (1, 0)');
+my $r0 = stats($node)->{ipl_records};
+$node->safe_psql('postgres', 'UPDATE one SET v = 1 WHERE id = 1');
+is(stats($node)->{ipl_records} - $r0, 1, 'an update on the same page appends one record');
+$node->safe_psql('postgres', 'UPDATE one SET id = 2 WHERE id = 1');
+is(stats($node)->{ipl_records} - $r0, 2, 'so does a non-HOT update that fits on the page');
+
 $node->restart;
+is($node->safe_psql('postgres', 'SELECT id, v FROM one'), '2|1',
+	'both updates are there after a restart');
 my $s2 = stats($node);
 $node->safe_psql('postgres', "SELECT count(*) FROM t");
 my $s3 = stats($node);
