@@ -60,14 +60,18 @@ Method (why the ratios can be trusted on a noisy, shared machine)
     nvm_am-copy share one set of tables).  Each workload drops its tables
     at its end.
   * Pool size: nvm_am.pool_size of each cluster is computed from the
-    workload (pool_mb(): the largest of the 100-row insert run at an upper
-    bound of 2M rows/s, the tpcb tables with their growth over all runs, the
-    largest crash scale, lineitem), with 25 % margin: 4.5 GB for the full
-    run and 1.5 GB for --quick on the tmpfs cluster (12 kB per page with the
-    default 4 kB in-page log), 3.25 / 1 GB on the ipl-off cluster (8 kB per
-    page), 128 MB on the disk cluster (no nvm_am tables).  The pools live
-    on /dev/shm and are allocated with posix_fallocate, so they cost that
-    much RAM (about 8 GB in the full run).  Before
+    workload (pool_mb(): the largest of one 100-row insert run, the tpcb
+    tables with their growth over all runs, the largest crash scale,
+    lineitem), with 25 % margin: 2 GB for the full run and 768 MB for
+    --quick on the tmpfs cluster (12 kB per page with the default 4 kB
+    in-page log), 1.5 GB / 512 MB on the ipl-off cluster (8 kB per page), 128 MB
+    on the disk cluster (no nvm_am tables).  The 100-row insert runs a fixed
+    number of transactions (insert_batch_txns: about the run's duration
+    here, at most 4.4M rows), not a time, so that a faster machine cannot
+    insert more than the pool holds.  The pools live on /dev/shm and are
+    allocated with posix_fallocate, so they cost that much RAM (about 4 GB
+    in the full run, with the tmpfs data directories); the free space of
+    /dev/shm is checked first (a note under PROBLEMS when short).  Before
     every nvm_am run frames_free / frames_total of nvm_am_pool_info() is
     checked against the largest growth an earlier run of the same row
     showed (noted under PROBLEMS when it may not fit).
@@ -382,20 +386,26 @@ def cancel_stuck(db):
     return desc
 
 
-def pgbench_run(db, am, name, clients, duration, script=None, env=None, threads=None):
+def pgbench_run(db, am, name, clients, duration, script=None, env=None, threads=None,
+                txns=None):
     """pgbench_once, run once more if something outside killed pgbench."""
-    res = pgbench_once(db, am, name, clients, duration, script, env, threads)
+    res = pgbench_once(db, am, name, clients, duration, script, env, threads, txns)
     if res["status"] == "killed":
         note("%s %s %d clients: running it once more" % (name, am, clients))
-        res = pgbench_once(db, am, name, clients, duration, script, env, threads)
+        res = pgbench_once(db, am, name, clients, duration, script, env, threads, txns)
     return res
 
 
-def pgbench_once(db, am, name, clients, duration, script=None, env=None, threads=None):
-    """Run pgbench with a watchdog. Returns a result dict (status ok/hang/error/killed)."""
+def pgbench_once(db, am, name, clients, duration, script=None, env=None, threads=None,
+                 txns=None):
+    """Run pgbench with a watchdog. Returns a result dict (status ok/hang/error/killed).
+    With txns, pgbench runs that many transactions (split among the clients)
+    instead of duration seconds: for runs whose data must fit the pool; the
+    watchdog then allows six times duration."""
     prefix = os.path.join(WORK, "logs", "%s_%s_c%d" % (name.replace(" ", "_"), am, clients))
+    limit = ["-t", str(max(1, txns // clients))] if txns else ["-T", str(duration)]
     args = [PGBIN + "/pgbench", "-n", "-M", "prepared", "-c", str(clients),
-            "-j", str(threads or clients), "-T", str(duration), "-l", "--log-prefix=" + prefix]
+            "-j", str(threads or clients)] + limit + ["-l", "--log-prefix=" + prefix]
     if script:
         args += ["-f", script]
     args.append(db)
@@ -407,7 +417,7 @@ def pgbench_once(db, am, name, clients, duration, script=None, env=None, threads
     status = "ok"
     detail = ""
     try:
-        out, err = p.communicate(timeout=duration + HANG_GRACE)
+        out, err = p.communicate(timeout=(6 * duration if txns else duration) + HANG_GRACE)
     except subprocess.TimeoutExpired:
         status = "hang"
         detail = cancel_stuck(db)
@@ -470,13 +480,24 @@ POOL_MB = {}             # cluster -> nvm_am.pool_size given (MB)
 FRAME_BYTES = {}         # cluster -> frame_bytes reported by the pool
 
 # Bounds for sizing the pools (pool_mb)
-INSERT_ROWS_PER_S_MAX = 2_000_000   # 100-row batches, 2 clients: about twice the
-                                    # fastest seen (17M rows in 15 s, read_mode=copy)
+INSERT_ROWS_PER_S_NOMINAL = 700_000 # 100-row batches, 2 clients, on this machine
+INSERT_BATCH_PAGES = 80_000         # at most 4.4M rows (640 MB of heap) per batch run
 INSERT_ROWS_PER_PAGE = 55           # ins_t: 24 B header + 8 + 4 + 101 B, aligned, + line pointer
 ACCOUNT_PAGES_PER_SCALE = 1640      # pgbench_accounts: 100,000 rows of 61 per page
 TPCB_TPS_MAX = 20000                # per run, about twice the fastest seen
 TPCB_PAGES_PER_TXN = 0.025          # a history row (1/160 page) + a new account version (1/60)
 LINEITEM_ROWS_PER_PAGE = 75         # 1.5M rows in 156 MB
+
+
+def insert_batch_txns(cfg):
+    """Transactions of one 100-row insert run: what this 2-core machine
+    runs in about the run's duration (INSERT_ROWS_PER_S_NOMINAL), capped so
+    that the rows take at most INSERT_BATCH_PAGES pages, which the pool is
+    sized for.  A fixed count rather than a time: a faster machine cannot
+    insert more than the pool holds."""
+    rows = min(INSERT_ROWS_PER_S_NOMINAL * cfg["duration"],
+               INSERT_BATCH_PAGES * INSERT_ROWS_PER_PAGE)
+    return max(2, int(rows // cfg["batch_rows"]))
 
 
 def pool_mb(cfg, ipl, runs):
@@ -486,8 +507,8 @@ def pool_mb(cfg, ipl, runs):
     their end, insert after every run, so only one workload's data counts."""
     frame = BLCKSZ + ipl
     pages = max(
-        # one 100-row insert run at the highest rate
-        INSERT_ROWS_PER_S_MAX * cfg["duration"] / INSERT_ROWS_PER_PAGE,
+        # one 100-row insert run (a fixed number of transactions)
+        insert_batch_txns(cfg) * cfg["batch_rows"] / INSERT_ROWS_PER_PAGE,
         # the tpcb tables (shared by nvm_am and nvm_am-copy) and their growth
         ACCOUNT_PAGES_PER_SCALE * cfg["scale"]
         + 2 * runs * len(cfg["clients"]) * cfg["duration"] * TPCB_TPS_MAX * TPCB_PAGES_PER_TXN,
@@ -825,8 +846,11 @@ def insert(cfg, setups, rows):
         def run_one(s, text=text, per=per, variant=variant):
             _, am, _ = SETUPS[s]
             script = write_script("insert.sql", text)
+            # the batches run a fixed number of transactions, so that their
+            # rows fit the pool on any machine (insert_batch_txns)
             res = pgbench_run(DBS[am], am, "insert_" + s, 2, cfg["duration"], script=script,
-                              env=target_env(s))
+                              env=target_env(s),
+                              txns=insert_batch_txns(cfg) if per > 1 else None)
             n = int(psql(DBS[am], "SELECT count(*) FROM ins_t", timeout=1200)[0][0])
             if res["status"] == "ok" and n != res["txns"] * per:
                 note("insert %s %s: table has %d rows, pgbench reported %d transactions"
@@ -1442,10 +1466,19 @@ def main():
     rows = []
     pool_bytes = {}
     clusters = [c for c in CLUSTERS if any(SETUPS[s][0] == c for s in chosen)]
+    for c in clusters:
+        ipl = CLUSTERS[c][5]
+        POOL_MB[c] = pool_mb(cfg, ipl, cfg["runs"]) if ipl is not None else 128
+    shm_free = shutil.disk_usage("/dev/shm").free // 2 ** 20
+    shm_need = sum(POOL_MB.values()) + 2048      # the pools, and data directories on tmpfs
+    log("== /dev/shm: %d MB free, about %d MB needed (pools %s)" % (shm_free, shm_need, POOL_MB))
+    if shm_free < shm_need:
+        note("/dev/shm has %d MB free, the pools and tmpfs data directories need about %d MB: "
+             "runs may fail for lack of space (a bigger /dev/shm: mount -o remount,size=...)"
+             % (shm_free, shm_need))
     try:
         for c in clusters:
             _, _, _, conf, ams, ipl = CLUSTERS[c]
-            POOL_MB[c] = pool_mb(cfg, ipl, cfg["runs"]) if ipl is not None else 128
             use_cluster(c)
             start_cluster(conf + "nvm_am.pool_size = '%dMB'\n" % POOL_MB[c], ams=ams)
             info = psql(DBS[ams[0]], "SELECT size, frame_bytes FROM nvm_am.nvm_am_pool_info()")[0]
