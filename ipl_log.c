@@ -1090,10 +1090,11 @@ IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
 /*
  * IplPruneWrite - make the pruned line pointers of np (a copy of page
  * with line pointers changed, nothing else) the page's new state: a PRUNE
- * record in the log, applied to a copy of the image in a new cache slot,
- * or, when the log is full or no slot is free, a new frame.  page is the
- * page's cached image; readers may point into it, so it is left as it is
- * and unmapped.  Returns false, changing nothing, when the pool has no
+ * record in the log, applied to the image in place when nobody has it
+ * pinned, else to a copy of the image in a new cache slot, or, when the
+ * log is full or no slot is free, a new frame.  page is the page's cached
+ * image; readers that pinned it may point into it, so then it is left as
+ * it is and unmapped.  Returns false, changing nothing, when the pool has no
  * frame for the page.  Caller holds the page lock exclusively.
  */
 static bool
@@ -1133,6 +1134,21 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	memcpy(rb->u.data + sizeof(IplRecord) + 4, &n, sizeof(n));
 	IplRecFinish(rb, IplPageGen(page));
 
+	/*
+	 * Nobody points into the image when nobody has it pinned (and no pin
+	 * can be taken while the page lock is held exclusively): compact it in
+	 * place, as heap prunes under a cleanup lock.
+	 */
+	if (s->logUsed + rb->len <= NvmPoolLogSize() &&
+		NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
+	{
+		IplLogAppend(s, rb);
+		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
+			elog(PANIC, "nvm_am could not apply its own prune record");
+		s->logHasPrune = true;
+		NvmPoolCountAdd(NVM_STAT_PAGES_PRUNED_IN_PLACE, 1);
+		return true;
+	}
 	if (s->logUsed + rb->len <= NvmPoolLogSize())
 		newslot = IplCacheTryAlloc();
 	if (newslot < 0)
@@ -1262,7 +1278,8 @@ IplSetPruneXid(Page page, TransactionId xid)
  * chose for page blkno: the line pointers in redirected[] (pairs: from,
  * to) redirect, those in nowdead[] become dead, those in nowunused[] are
  * freed; nextPrune becomes the page's pd_prune_xid.  Each line pointer is
- * named at most once.  The page is rewritten copy-on-write (IplPruneWrite).
+ * named at most once.  The page is compacted in place when nobody has it
+ * pinned, else rewritten copy-on-write (IplPruneWrite).
  * Returns false, changing nothing, when the pool has no frame for it.
  * Caller holds the page lock exclusively.
  */

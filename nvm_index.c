@@ -145,6 +145,19 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 		return false;
 	lock = NvmPoolPageLock(f->dirIndex, blkno);
 	LWLockAcquire(lock, LW_SHARED);
+
+	/*
+	 * Coming to another page, prune it first when that pays, as heap does
+	 * (heap_page_prune_opt): before this fetch pins it, so that the page
+	 * can be compacted in place when nobody else has it pinned.
+	 */
+	if (first && blkno != f->statblock &&
+		NvmPruneWorthIt(rel, IplGetPage(f->dirIndex, blkno)))
+	{
+		LWLockRelease(lock);
+		NvmPruneOpportunistic(rel, f->dirIndex, blkno);
+		LWLockAcquire(lock, LW_SHARED);
+	}
 	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf, &cached);
 	NvmScanCountPage(f->base.rel, &f->statblock, blkno, cached);
 	for (;;)

@@ -236,6 +236,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"orphans_reclaimed",
 	"recovery_us",
 	"frames_in_batches",
+	"pages_pruned_in_place",
 };
 
 static pg_crc32c

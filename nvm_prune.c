@@ -156,6 +156,54 @@ NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *of
 }
 
 /*
+ * NvmPruneWorthIt - whether a reader about to look at page should prune it
+ * first: a deleter on the page may be dead to everyone (pd_prune_xid) and
+ * the page has no room for another tuple of its average size.  Heap's
+ * heap_page_prune_opt prunes below a tenth of the page already; that is
+ * cheap for heap, but here every prune is a persisted record, and pruning
+ * while there is room for several tuples keeps freeing one version at a
+ * time (each update on a full page leaves one dead version).  Pruning only
+ * when the next tuple would not fit lets the dead versions collect, so
+ * that each prune frees more of them.  Caller holds the page lock, shared
+ * is enough.
+ */
+bool
+NvmPruneWorthIt(Relation rel, Page page)
+{
+	PageHeader	ph = (PageHeader) page;
+	TransactionId pruneXid = ph->pd_prune_xid;
+	OffsetNumber nitems = PageGetMaxOffsetNumber(page);
+	Size		average;
+
+	if (!TransactionIdIsValid(pruneXid) || nitems == 0)
+		return false;
+	average = (ph->pd_special - ph->pd_upper) / nitems + sizeof(ItemIdData);
+	if (PageGetHeapFreeSpace(page) >= average)
+		return false;
+	return GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), pruneXid);
+}
+
+/*
+ * NvmPruneOpportunistic - prune page blkno for a reader that found it worth
+ * it (NvmPruneWorthIt), if its lock can be had exclusively at once; a
+ * reader never waits for it.  Nobody points into the page's image when
+ * nobody has it pinned, and then the page layer compacts it in place
+ * rather than into a new image (IplPruneExecute).  Caller holds no page
+ * lock.
+ */
+void
+NvmPruneOpportunistic(Relation rel, int dirIndex, BlockNumber blkno)
+{
+	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+
+	if (!LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
+		return;
+	if (NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
+		(void) NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId);
+	LWLockRelease(lock);
+}
+
+/*
  * NvmPrunePage - reclaim the space of row versions on page blkno that no
  * transaction can see any more (see the file header); with force, whatever
  * pd_prune_xid says.  oldestXmin, when valid, is VACUUM's horizon: versions
