@@ -82,6 +82,28 @@ NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
 }
 
 /*
+ * NvmScanLockPage - take the lock of page blkno shared for a scan that comes
+ * to it.  As heap's heapgetpage, a page with no room left is pruned first
+ * when that pays (NvmPruneWorthIt), before the scan pins it.  Returns the
+ * lock, held shared.
+ */
+static LWLock *
+NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
+
+	LWLockAcquire(lock, LW_SHARED);
+	if (NvmPruneWorthIt(rel, IplGetPage(scan->dirIndex, blkno)))
+	{
+		LWLockRelease(lock);
+		NvmPruneOpportunistic(rel, scan->dirIndex, blkno);
+		LWLockAcquire(lock, LW_SHARED);
+	}
+	return lock;
+}
+
+/*
  * NvmScanLoadPage - collect the offsets of the tuples of blkno that the scan's
  * snapshot sees and that pass its keys.  Takes the page lock shared.
  */
@@ -90,14 +112,13 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 {
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
-	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
+	LWLock	   *lock = NvmScanLockPage(scan, blkno);
 	Page		page;
 	OffsetNumber maxoff;
 	int			n = 0;
 	HeapTupleData tup;
 	bool		visible;
 
-	LWLockAcquire(lock, LW_SHARED);
 	page = NvmScanHoldPage(scan, blkno);
 	scan->cpage = page;
 	maxoff = PageGetMaxOffsetNumber(page);
@@ -424,8 +445,7 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 	scan->cindex = 0;
 	if (blkno >= NvmPoolRelNBlocks(scan->dirIndex))
 		return false;
-	lock = NvmPoolPageLock(scan->dirIndex, blkno);
-	LWLockAcquire(lock, LW_SHARED);
+	lock = NvmScanLockPage(scan, blkno);
 	page = NvmScanHoldPage(scan, blkno);
 	scan->cpage = page;
 	{

@@ -1,6 +1,6 @@
 CREATE EXTENSION IF NOT EXISTS nvm_am;
 -- A page with no room for another row and a dead version on it is pruned by the
--- next index fetch that comes to it (as heap_page_prune_opt), before the
+-- next index fetch or scan that comes to it (as heap_page_prune_opt), before the
 -- fetch pins it; nobody has it pinned, so it is compacted in place.
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
@@ -25,4 +25,15 @@ SELECT id, v FROM prune_read WHERE id = 1;
 SELECT * FROM nvm_am.nvm_am_check('prune_read');
 RESET enable_seqscan;
 SELECT count(*), sum(v) FROM prune_read;
+-- a sequential scan coming to such a page prunes it too (as heapgetpage)
+SET enable_indexscan = off;
+UPDATE prune_read SET v = 3 WHERE id = 3;
+UPDATE prune_read SET v = 4 WHERE id = 3;
+SELECT value AS pruned_before FROM nvm_am.nvm_am_stats WHERE name = 'pages_pruned' \gset
+SELECT count(*), sum(v) FROM prune_read;
+SELECT s.value > :pruned_before AS pruned_by_the_scan
+  FROM nvm_am.nvm_am_stats s WHERE s.name = 'pages_pruned';
+SELECT * FROM nvm_am.nvm_am_check('prune_read');
+RESET enable_indexscan;
+RESET enable_bitmapscan;
 DROP TABLE prune_read;
