@@ -347,6 +347,23 @@ IplRedoOwn(Page page, const IplRecord *rec, Page base)
 #define IPL_HINT_BITS	(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID | \
 						 HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID)
 
+/* the hint of every error about a damaged page */
+#define IPL_DAMAGED_PAGE_HINT \
+	"Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected."
+
+/*
+ * IplPageOwner - the RelFileNode of the relation in directory entry
+ * dirIndex, all zero when the entry holds none.
+ */
+static void
+IplPageOwner(int dirIndex, RelFileNode *node)
+{
+	uint64		state;
+
+	if (!NvmPoolRelGetKey(dirIndex, node, &state))
+		memset(node, 0, sizeof(*node));
+}
+
 /*
  * IplPageChecksum - the 16-bit checksum of the base image of page blkno of
  * the relation in directory entry dirIndex: CRC-32C of the page's identity
@@ -361,7 +378,6 @@ IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 	PageHeader	ph = (PageHeader) page;
 	uint32		ident[4];
 	RelFileNode node;
-	uint64		state;
 	uint16		lower = ph->pd_lower;
 	uint16		upper = ph->pd_upper;
 	uint16		special = ph->pd_special;
@@ -373,8 +389,7 @@ IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 		return false;
 	INIT_CRC32C(crc);
 	/* whose page it is: a frame read as another page's does not match */
-	if (!NvmPoolRelGetKey(dirIndex, &node, &state))
-		memset(&node, 0, sizeof(node));
+	IplPageOwner(dirIndex, &node);
 	ident[0] = node.spcNode;
 	ident[1] = node.dbNode;
 	ident[2] = node.relNode;
@@ -453,22 +468,20 @@ IplVerifyFrame(int dirIndex, BlockNumber blkno, uint64 frame)
 	uint16		stored;
 	uint16		computed;
 	RelFileNode node;
-	uint64		state;
 
 	if (NvmPoolFrameVerified(frame))
 		return;
 	if (!IplFrameChecksumOk(dirIndex, blkno, frame, &stored, &computed))
 	{
 		NvmPoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
-		if (!NvmPoolRelGetKey(dirIndex, &node, &state))
-			node.relNode = InvalidOid;
+		IplPageOwner(dirIndex, &node);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("nvm_am page %u of relation with relfilenode %u has a bad checksum",
 						blkno, node.relNode),
 				 errdetail("Frame %llu of the pool stores checksum %u, its contents give %u.",
 						   (unsigned long long) frame, stored, computed),
-				 errhint("Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected.")));
+				 errhint(IPL_DAMAGED_PAGE_HINT)));
 	}
 	NvmPoolSetFrameVerified(frame);
 }
@@ -527,10 +540,8 @@ static void
 IplLogDamaged(int dirIndex, BlockNumber blkno, uint64 frame, uint32 off)
 {
 	RelFileNode node;
-	uint64		state;
 
-	if (!NvmPoolRelGetKey(dirIndex, &node, &state))
-		node.relNode = InvalidOid;
+	IplPageOwner(dirIndex, &node);
 	NvmPoolCountAdd(NVM_STAT_CHECKSUM_FAILURES, 1);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
@@ -538,11 +549,11 @@ IplLogDamaged(int dirIndex, BlockNumber blkno, uint64 frame, uint32 off)
 					blkno, node.relNode),
 			 errdetail("The record at byte %u of the log of frame %llu fails its check and valid records follow it; a crash leaves a bad record only at the end.",
 					   off, (unsigned long long) frame),
-			 errhint("Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected.")));
+			 errhint(IPL_DAMAGED_PAGE_HINT)));
 }
 
 /*
- * IplLogCheck - does the log of page blkno's frame end cleanly (its records
+ * IplLogCheck - does the log of frame end cleanly (its records
  * all valid, or a bad one last)?  Else *badOff is the first bad record.
  * Caller holds the page lock.
  */
@@ -1110,6 +1121,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	uint64		frame = 0;
 	int			dirIndex;
 	BlockNumber blkno;
+	bool		fits;
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
@@ -1139,8 +1151,8 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	 * can be taken while the page lock is held exclusively): compact it in
 	 * place, as heap prunes under a cleanup lock.
 	 */
-	if (s->logUsed + rb->len <= NvmPoolLogSize() &&
-		NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
+	fits = s->logUsed + rb->len <= NvmPoolLogSize();
+	if (fits && NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
 	{
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
@@ -1149,7 +1161,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		NvmPoolCountAdd(NVM_STAT_PAGES_PRUNED_IN_PLACE, 1);
 		return true;
 	}
-	if (s->logUsed + rb->len <= NvmPoolLogSize())
+	if (fits)
 		newslot = IplCacheTryAlloc();
 	if (newslot < 0)
 	{

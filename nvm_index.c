@@ -151,13 +151,8 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 	 * (heap_page_prune_opt): before this fetch pins it, so that the page
 	 * can be compacted in place when nobody else has it pinned.
 	 */
-	if (first && blkno != f->statblock &&
-		NvmPruneWorthIt(rel, IplGetPage(f->dirIndex, blkno)))
-	{
-		LWLockRelease(lock);
-		NvmPruneOpportunistic(rel, f->dirIndex, blkno);
-		LWLockAcquire(lock, LW_SHARED);
-	}
+	if (first && blkno != f->statblock)
+		NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock);
 	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf, &cached);
 	NvmScanCountPage(f->base.rel, &f->statblock, blkno, cached);
 	for (;;)

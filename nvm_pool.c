@@ -420,6 +420,16 @@ NvmPoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	hdr->checksum = NvmPoolHeaderChecksum(hdr);
 }
 
+/*
+ * NvmPoolExtentEnd - the byte after extent x of a pool whose frames have
+ * log areas of logSize bytes: its frames, then their log areas.
+ */
+static inline uint64
+NvmPoolExtentEnd(const NvmPoolExtent *x, uint32 logSize)
+{
+	return x->offset + x->nframes * (NVM_FRAME_SIZE + (uint64) logSize);
+}
+
 static void
 NvmPoolSetPointers(void *base, bool is_pmem)
 {
@@ -435,8 +445,8 @@ NvmPoolSetPointers(void *base, bool is_pmem)
 	for (uint64 i = 0; i < pool_runtime->nextents; i++)
 	{
 		pool_nframes += pool_runtime->extents[i].nframes;
-		pool_total_size = pool_runtime->extents[i].offset +
-			pool_runtime->extents[i].nframes * (NVM_FRAME_SIZE + pool_header->log_size);
+		pool_total_size = NvmPoolExtentEnd(&pool_runtime->extents[i],
+										   pool_header->log_size);
 	}
 }
 
@@ -563,25 +573,29 @@ NvmPoolGrow(int fd, const NvmPoolHeader *hdr, NvmPoolRuntime *rt,
 	uint64		per = NVM_FRAME_SIZE + (uint64) hdr->log_size;
 	uint64		nframes = configured > offset ? (configured - offset) / per : 0;
 	uint64		count;
+	uint64		end;
 	NvmPoolExtent x;
 	int			rc;
 
 	nframes = Min(nframes, NVM_MAX_EXTENT_FRAMES);
 	if (nframes == 0)
 		return;					/* too little to hold a frame */
+	x.offset = offset;
+	x.nframes = nframes;
+	end = NvmPoolExtentEnd(&x, hdr->log_size);
 	if (rt->nextents >= NVM_MAX_EXTENTS)
 		NvmPoolRefuse("cannot grow any more",
 					  psprintf("The pool has grown %d times, the most a pool can.", NVM_MAX_EXTENTS),
 					  "Set nvm_am.pool_size back to the pool's size; for a larger pool, dump the nvm_am tables, move the pool file away, and restore them into the new pool.");
 
-	rc = posix_fallocate(fd, 0, offset + nframes * per);
+	rc = posix_fallocate(fd, 0, end);
 	if (rc != 0)
 	{
 		errno = rc;
 		ereport(FATAL,
 				(errcode(rc == ENOSPC ? ERRCODE_DISK_FULL : ERRCODE_IO_ERROR),
 				 errmsg("could not grow nvm_am pool file \"%s\" to %llu bytes: %m",
-						pool_resolved_path, (unsigned long long) (offset + nframes * per)),
+						pool_resolved_path, (unsigned long long) end),
 				 errdetail("The pool keeps its %llu bytes.", (unsigned long long) described),
 				 errhint("Free space on the file system holding the pool, or set nvm_am.pool_size back.")));
 	}
@@ -589,8 +603,6 @@ NvmPoolGrow(int fd, const NvmPoolHeader *hdr, NvmPoolRuntime *rt,
 		NvmPoolFileFailed("fsync", NULL);
 	NvmPoolGrowCrashPoint(1);
 
-	x.offset = offset;
-	x.nframes = nframes;
 	if (pg_pwrite(fd, &x, sizeof(x), NVM_RUNTIME_OFFSET + offsetof(NvmPoolRuntime, extents) +
 				  rt->nextents * sizeof(x)) != sizeof(x) ||
 		pg_fsync(fd) != 0)
@@ -611,7 +623,7 @@ NvmPoolGrow(int fd, const NvmPoolHeader *hdr, NvmPoolRuntime *rt,
 	ereport(LOG,
 			(errmsg("nvm_am pool file \"%s\" grew from %llu to %llu bytes: %llu page frames added",
 					pool_resolved_path, (unsigned long long) described,
-					(unsigned long long) (offset + nframes * per),
+					(unsigned long long) end,
 					(unsigned long long) nframes)));
 }
 
@@ -675,8 +687,7 @@ NvmPoolOpenExisting(struct stat *st)
 						  psprintf("Extent %llu does not follow the pool's end at %llu bytes.",
 								   (unsigned long long) i, (unsigned long long) described),
 						  move_hint);
-		described = rt.extents[i].offset +
-			rt.extents[i].nframes * (NVM_FRAME_SIZE + (uint64) hdr.log_size);
+		described = NvmPoolExtentEnd(&rt.extents[i], hdr.log_size);
 	}
 	if ((uint64) st->st_size < described)
 		NvmPoolRefuse("is truncated",

@@ -139,17 +139,6 @@ NvmPoolDirDamaged(NvmDirEntry *e)
 					 pool_resolved_path)));
 }
 
-/* entry dirIndex, which must not be damaged */
-static inline NvmDirEntry *
-NvmPoolDirEntryOk(int dirIndex)
-{
-	NvmDirEntry *e = &pool_dir[dirIndex];
-
-	if (unlikely(pool_dir_damaged != NULL && pool_dir_damaged[dirIndex]))
-		NvmPoolDirDamaged(e);
-	return e;
-}
-
 /*
  * NvmPoolRelIsDamaged - did the start find entry dirIndex damaged?
  */
@@ -157,6 +146,17 @@ bool
 NvmPoolRelIsDamaged(int dirIndex)
 {
 	return pool_dir_damaged != NULL && pool_dir_damaged[dirIndex];
+}
+
+/* entry dirIndex, which must not be damaged */
+static inline NvmDirEntry *
+NvmPoolDirEntryOk(int dirIndex)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+
+	if (unlikely(NvmPoolRelIsDamaged(dirIndex)))
+		NvmPoolDirDamaged(e);
+	return e;
 }
 
 static inline bool

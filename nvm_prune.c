@@ -167,7 +167,7 @@ NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *of
  * that each prune frees more of them.  Caller holds the page lock, shared
  * is enough.
  */
-bool
+static bool
 NvmPruneWorthIt(Relation rel, Page page)
 {
 	PageHeader	ph = (PageHeader) page;
@@ -184,23 +184,28 @@ NvmPruneWorthIt(Relation rel, Page page)
 }
 
 /*
- * NvmPruneOpportunistic - prune page blkno for a reader that found it worth
- * it (NvmPruneWorthIt), if its lock can be had exclusively at once; a
- * reader never waits for it.  Nobody points into the page's image when
- * nobody has it pinned, and then the page layer compacts it in place
- * rather than into a new image (IplPruneExecute).  Caller holds no page
- * lock.
+ * NvmPruneBeforeRead - a reader (an index fetch, a scan) comes to page
+ * blkno and has not pinned it: prune it first when that pays
+ * (NvmPruneWorthIt), as heap_page_prune_opt, if the page lock can be had
+ * exclusively at once; a reader never waits for it.  Nobody points into
+ * the page's image when nobody has it pinned, and then the page layer
+ * compacts it in place rather than into a new image (IplPruneExecute).
+ * Caller holds the page's lock (lock) shared, and holds it shared again on
+ * return; no other page lock.
  */
 void
-NvmPruneOpportunistic(Relation rel, int dirIndex, BlockNumber blkno)
+NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 {
-	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
-
-	if (!LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
+	if (!NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
 		return;
-	if (NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
-		(void) NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId);
 	LWLockRelease(lock);
+	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
+	{
+		if (NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
+			(void) NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId);
+		LWLockRelease(lock);
+	}
+	LWLockAcquire(lock, LW_SHARED);
 }
 
 /*

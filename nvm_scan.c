@@ -83,23 +83,16 @@ NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
 
 /*
  * NvmScanLockPage - take the lock of page blkno shared for a scan that comes
- * to it.  As heap's heapgetpage, a page with no room left is pruned first
- * when that pays (NvmPruneWorthIt), before the scan pins it.  Returns the
- * lock, held shared.
+ * to it; as heap's heapgetpage, the page is pruned first when that pays
+ * (NvmPruneBeforeRead), before the scan pins it.  Returns the lock.
  */
 static LWLock *
 NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno)
 {
-	Relation	rel = scan->rs_base.rs_rd;
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
 
 	LWLockAcquire(lock, LW_SHARED);
-	if (NvmPruneWorthIt(rel, IplGetPage(scan->dirIndex, blkno)))
-	{
-		LWLockRelease(lock);
-		NvmPruneOpportunistic(rel, scan->dirIndex, blkno);
-		LWLockAcquire(lock, LW_SHARED);
-	}
+	NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock);
 	return lock;
 }
 
