@@ -520,7 +520,7 @@ static bool
 IplLogValidAfter(uint64 frame, uint64 gen, uint32 from)
 {
 	char	   *log = NvmPoolFrameLog(frame);
-	uint32		size = NvmPoolLogSize();
+	uint32		size = NvmPoolFrameLogSize(frame);
 
 	for (uint32 off = TYPEALIGN(8, from); off + sizeof(IplRecord) <= size; off += 8)
 	{
@@ -561,7 +561,7 @@ bool
 IplLogCheck(uint64 frame, uint32 *badOff)
 {
 	char	   *log = NvmPoolFrameLog(frame);
-	uint32		size = NvmPoolLogSize();
+	uint32		size = NvmPoolFrameLogSize(frame);
 	uint64		gen = IplPageGen(NvmPoolFramePage(frame));
 	uint32		used = 0;
 
@@ -590,7 +590,7 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 		 bool *hasPrune, bool *appendOnly)
 {
 	char	   *log = NvmPoolFrameLog(frame);
-	uint32		size = NvmPoolLogSize();
+	uint32		size = NvmPoolFrameLogSize(frame);
 	uint32		used = 0;
 	uint64		gen;
 	int			n = 0;
@@ -804,7 +804,7 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 {
 	char	   *dst = NvmPoolFrameLog(s->frame) + s->logUsed;
 
-	Assert(s->logUsed + rb->len <= NvmPoolLogSize());
+	Assert(s->logUsed + rb->len <= NvmPoolFrameLogSize(s->frame));
 	memcpy(dst, rb->u.data, rb->len);
 	NvmPoolPersist(dst, rb->len);
 	if (s->logUsed == 0)
@@ -827,12 +827,13 @@ IplApply(Page page, IplRecBuf *rb)
 {
 	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
-	uint32		size = NvmPoolLogSize();
+	uint32		size;
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
 	s = IplCacheSlotById(slot);
 	Assert(LWLockHeldByMeInMode(NvmPoolPageLock(s->dirIndex, s->blkno), LW_EXCLUSIVE));
+	size = NvmPoolFrameLogSize(s->frame);
 	IplRecFinish(rb, IplPageGen(page));
 	if (s->logUsed + rb->len <= size)
 	{
@@ -849,12 +850,18 @@ IplApply(Page page, IplRecBuf *rb)
 	}
 	else
 	{
-		/* allocate first: a full pool must fail before anything changed */
-		uint64		frame = NvmPoolAllocFrame();
+		/*
+		 * A full log, or a page in a plain frame that is being changed: the
+		 * page goes to a log frame, where its next changes are records.
+		 * Allocate first: a full pool must fail before anything changed.
+		 */
+		uint64		frame = NvmPoolAllocFrame(true);
 
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplWriteBack(slot, page, frame);
+		if (size == 0 && NvmPoolFrameLogSize(frame) > 0)
+			NvmPoolCountAdd(NVM_STAT_LOG_FRAME_PROMOTIONS, 1);
 	}
 }
 
@@ -893,11 +900,12 @@ IplApplyInPlace(int slot, Page image)
 }
 
 /*
- * IplSeal - the inserter leaves page blkno, full: merge its log into a new
- * frame now, once, so that the scans that will read the page read it in
- * place instead of merging it again and again.  Nothing happens when the
- * log is empty or the pool has no free frame.  Caller holds the page lock
- * exclusively.
+ * IplSeal - page blkno stops changing for now (its inserter leaves it
+ * full): when it is in a log frame, merge it into a plain frame, once, so
+ * that it takes no log area and the scans that will read it read it in
+ * place instead of merging it again and again.  With no plain frame free,
+ * a log of appends only is applied in place instead.  Caller holds the
+ * page lock exclusively.
  */
 void
 IplSeal(int dirIndex, BlockNumber blkno)
@@ -907,20 +915,38 @@ IplSeal(int dirIndex, BlockNumber blkno)
 	IplSlot    *s;
 	uint64		frame;
 
-	if (slot < 0 || IplCacheSlotById(slot)->logUsed == 0)
+	if (slot < 0)
 		return;
 	s = IplCacheSlotById(slot);
-	if (s->logAppendOnly)
+	if (NvmPoolFrameLogSize(s->frame) == 0)
+		return;					/* a plain frame: no log to merge */
+	frame = NvmPoolTryAllocFrame(false);
+	if (frame == 0 || (NvmPoolFrameLogSize(frame) > 0 && s->logAppendOnly))
 	{
-		IplApplyInPlace(slot, page);
+		/* no plain frame free: keep the log frame */
+		if (frame != 0)
+			NvmPoolGiveBackFrame(frame);
+		if (s->logUsed > 0 && s->logAppendOnly)
+			IplApplyInPlace(slot, page);
 		IplCacheUnmap(slot);
 		return;
 	}
-	frame = NvmPoolTryAllocFrame();
-	if (frame == 0)
-		return;
 	IplWriteBack(slot, page, frame);
+	if (NvmPoolFrameLogSize(frame) == 0)
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAME_DEMOTIONS, 1);
 	IplCacheUnmap(slot);
+}
+
+/*
+ * IplSettle - page blkno has stopped changing (VACUUM found it
+ * all-visible): when log frames run short, give its log frame back
+ * (IplSeal).  Caller holds the page lock exclusively.
+ */
+void
+IplSettle(int dirIndex, BlockNumber blkno)
+{
+	if (NvmPoolLogFramesScarce())
+		IplSeal(dirIndex, blkno);
 }
 
 /*
@@ -936,7 +962,7 @@ IplNewPage(int dirIndex)
 
 	/* page-table frames first: nothing can fail between alloc and publish */
 	NvmPoolRelEnsurePath(dirIndex, blkno);
-	frame = NvmPoolAllocFrame();
+	frame = NvmPoolAllocFrame(true);	/* it is about to be filled */
 	page = NvmPoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
 	IplPageSetGen(page, NvmPoolNextGeneration());
@@ -1151,7 +1177,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	 * can be taken while the page lock is held exclusively): compact it in
 	 * place, as heap prunes under a cleanup lock.
 	 */
-	fits = s->logUsed + rb->len <= NvmPoolLogSize();
+	fits = s->logUsed + rb->len <= NvmPoolFrameLogSize(s->frame);
 	if (fits && NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
 	{
 		IplLogAppend(s, rb);
@@ -1166,7 +1192,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	if (newslot < 0)
 	{
 		/* with the pool full, leave the page as it is rather than fail */
-		frame = NvmPoolTryAllocFrame();
+		frame = NvmPoolTryAllocFrame(true);
 		if (frame == 0)
 			return false;
 	}
@@ -1333,7 +1359,7 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 	Page		page;
 
 	NvmPoolRelEnsurePath(dstIndex, blkno);
-	frame = NvmPoolAllocFrame();
+	frame = NvmPoolAllocFrame(false);	/* a copy is not being changed */
 	page = NvmPoolFramePage(frame);
 	LWLockAcquire(lock, LW_SHARED);
 	memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);

@@ -23,6 +23,9 @@ COMMENT ON VIEW nvm_am_stats IS 'nvm_am counters, one row per counter';
 CREATE FUNCTION nvm_am_pool_info(OUT path text, OUT size bigint,
                                  OUT frames_total bigint, OUT frames_used bigint,
                                  OUT frames_free bigint, OUT frame_bytes integer,
+                                 OUT log_frames_total bigint,
+                                 OUT log_frames_used bigint,
+                                 OUT log_frames_free bigint, OUT log_bytes integer,
                                  OUT used_bytes bigint, OUT free_bytes bigint,
                                  OUT metadata_bytes bigint,
                                  OUT format_version integer,
@@ -30,7 +33,7 @@ CREATE FUNCTION nvm_am_pool_info(OUT path text, OUT size bigint,
 RETURNS record
 AS 'MODULE_PATHNAME', 'nvm_am_pool_info'
 LANGUAGE C STRICT VOLATILE;
-COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, frames (a page and its log area each), bytes used and free, format and whether it is persistent memory';
+COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, frames (a page each) and log frames (those with an in-page log area), bytes used and free, format and whether it is persistent memory';
 
 CREATE FUNCTION nvm_am_check(rel regclass, OUT blkno bigint, OUT offnum integer,
                              OUT problem text)

@@ -54,6 +54,7 @@ nvm_am_stats_values(PG_FUNCTION_ARGS)
 	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_allocated",
 					 info.frames_total - info.frames_free);
 	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "frames_free", info.frames_free);
+	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "log_frames_free", info.log_frames_free);
 	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "relations", info.relations);
 	NvmMonitorPutRow(rsinfo->setResult, rsinfo->setDesc, "recovery_ms",
 					 (NvmPoolCounterValue(NVM_STAT_RECOVERY_US) + 500) / 1000);
@@ -62,37 +63,47 @@ nvm_am_stats_values(PG_FUNCTION_ARGS)
 
 /*
  * nvm_am_pool_info - the pool: its path and size; its frames (a frame holds
- * one page and the page's in-page log area): in all, in use, free, and
- * the pool bytes each takes; the bytes of the pool in use (frames in use
- * and the metadata: header, directory, transaction slots, commit log) and
- * free (free frames), which add up to the size; format version, whether
- * it is persistent memory, whether that is emulated.
+ * one page): in all, in use, free, and the bytes of each; the log frames
+ * among them (those with an in-page log area) in all, in use, free, and
+ * the bytes of a log area; the bytes of the pool in use (frames and log
+ * areas in use, and the metadata: header, directory, transaction slots,
+ * commit log) and free (free frames and log areas), which add up to the
+ * size; format version, whether it is persistent memory, whether that is
+ * emulated.
  */
 Datum
 nvm_am_pool_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
-	Datum		values[12];
-	bool		nulls[12] = {0};
+	Datum		values[16];
+	bool		nulls[16] = {0};
 	NvmPoolInfo info;
 	uint64		used_frames;
+	uint64		used_logs;
 
 	NvmRecoveryEnsureReady();
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	NvmPoolGetInfo(&info);
 	used_frames = info.frames_total - info.frames_free;
+	used_logs = info.log_frames_total - info.log_frames_free;
 	values[0] = CStringGetTextDatum(info.path);
 	values[1] = Int64GetDatum((int64) info.size);
 	values[2] = Int64GetDatum((int64) info.frames_total);
 	values[3] = Int64GetDatum((int64) used_frames);
 	values[4] = Int64GetDatum((int64) info.frames_free);
 	values[5] = Int32GetDatum((int32) info.frame_bytes);
-	values[6] = Int64GetDatum((int64) (used_frames * info.frame_bytes + info.metadata_bytes));
-	values[7] = Int64GetDatum((int64) (info.frames_free * info.frame_bytes));
-	values[8] = Int64GetDatum((int64) info.metadata_bytes);
-	values[9] = Int32GetDatum((int32) info.format_version);
-	values[10] = BoolGetDatum(info.is_pmem);
-	values[11] = BoolGetDatum(info.emulated);
+	values[6] = Int64GetDatum((int64) info.log_frames_total);
+	values[7] = Int64GetDatum((int64) used_logs);
+	values[8] = Int64GetDatum((int64) info.log_frames_free);
+	values[9] = Int32GetDatum((int32) info.log_bytes);
+	values[10] = Int64GetDatum((int64) (used_frames * info.frame_bytes +
+										used_logs * info.log_bytes + info.metadata_bytes));
+	values[11] = Int64GetDatum((int64) (info.frames_free * info.frame_bytes +
+										info.log_frames_free * info.log_bytes));
+	values[12] = Int64GetDatum((int64) info.metadata_bytes);
+	values[13] = Int32GetDatum((int32) info.format_version);
+	values[14] = BoolGetDatum(info.is_pmem);
+	values[15] = BoolGetDatum(info.emulated);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

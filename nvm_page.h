@@ -60,6 +60,7 @@ extern BlockNumber IplNewPage(int dirIndex);
 extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
 extern void IplSeal(int dirIndex, BlockNumber blkno);
+extern void IplSettle(int dirIndex, BlockNumber blkno);
 extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
 								  HeapTuple newtup, OffsetNumber oldoff,
 								  HeapTupleHeader oldhdr);

@@ -16,14 +16,21 @@
  *	 [clog_off, frames_off) commit log: NVM_COMMIT_LOG_ENTRIES NvmCommitEntry
  *							(64 B); both written by nvm_commit.c
  *	 [frames_off, logs_off)	page frames of BLCKSZ bytes, numbered from 1
- *	 [logs_off, size)		one in-page log area of log_size bytes per frame,
- *							in frame order (none when log_size is 0)
- *	 [size, ...)			extents (NvmPoolGrow): each its frames, then their
- *							log areas; numbered after the frames before them
+ *	 [logs_off, ...)		the in-page log areas (log_size bytes each) of the
+ *							first 1 in log_share of those frames, in frame
+ *							order (none when log_size is 0)
+ *	 [size, ...)			extents (NvmPoolGrow): each its frames, then the
+ *							log areas of its first 1 in log_share; numbered
+ *							after the frames before them
  *
- * A frame's log area belongs to the page image in the frame (ipl_log.c
- * writes it); it is reset by writing a new base image with a new
- * generation number into the frame.  Generation numbers come from a
+ * Frames with a log area are log frames, the others plain frames
+ * (NvmPoolLogFrames says how many of a region's frames are which).  Pages
+ * that are being changed live in log frames, the rest in plain ones: a
+ * table's pages take the pool bytes of their pages, and log areas only
+ * where pages change (ipl_log.c moves pages between the two kinds; this
+ * file allocates each kind).  A frame's log area belongs to the page image
+ * in the frame (ipl_log.c writes it); it is reset by writing a new base
+ * image with a new generation number into the frame.  Generation numbers come from a
  * counter in shared memory whose high-water mark is persisted in
  * NvmPoolRuntime before any number beyond it is handed out, so a number is
  * never used twice, not even across crashes.
@@ -137,13 +144,15 @@ typedef struct NvmPoolShared
 	LWLockPadded *alloc_lock;
 	LWLockPadded *clog_locks;
 	LWLockPadded *page_locks;
-	uint64		frames_free;
-	uint64		alloc_hint;		/* bitmap word to search first */
+	uint64		frames_free;	/* free frames of both kinds */
+	uint64		log_frames_free;	/* of which log frames */
+	uint64		alloc_hint[2];	/* bitmap word to search first, per kind */
 	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
 	uint64		extra_pins;		/* pin words after the frames' (the caller's) */
-	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];	/* bit set = frame in use */
+	/* two bitmaps: bit set = frame in use; then bit set = log frame */
+	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];
 } NvmPoolShared;
 
 /* a process's own counters, one cache-line-aligned row per PGPROC */
@@ -176,6 +185,9 @@ static pid_t trace_pid = 0;
 char *pool_base = NULL;
 NvmPoolHeader *pool_header = NULL;
 uint64		pool_nframes = 0;	/* all frames, the extents' included */
+static uint64 pool_header_log_frames = 0;	/* the header's log frames */
+static uint64 pool_log_frames = 0;	/* all log frames */
+static uint64 *pool_logmask = NULL; /* in shared memory: bit set = log frame */
 static uint64 pool_total_size = 0;	/* bytes the header and extents describe */
 bool	   *pool_dir_damaged = NULL;	/* in shared memory, per entry */
 static NvmPoolRuntime *pool_runtime = NULL;
@@ -237,6 +249,10 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"recovery_us",
 	"frames_in_batches",
 	"pages_pruned_in_place",
+	"log_frames_in_batches",
+	"log_frame_promotions",
+	"log_frame_demotions",
+	"log_frames_short",
 };
 
 static pg_crc32c
@@ -407,11 +423,19 @@ NvmPoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	hdr->pool_size = size;
 	hdr->dir_offset = NVM_HEADER_SIZE;
 	hdr->dir_entries = entries;
-	nframes = (size - frames_off) / (NVM_FRAME_SIZE + nvm_ipl_log_size);
+	/* as many frames as fit with the log areas of 1 in NVM_LOG_FRAME_SHARE */
+	nframes = (size - frames_off) * NVM_LOG_FRAME_SHARE /
+		(NVM_LOG_FRAME_SHARE * NVM_FRAME_SIZE + (uint64) nvm_ipl_log_size);
+	while (nframes > 0 &&
+		   frames_off + nframes * NVM_FRAME_SIZE +
+		   NvmPoolLogFrames(nframes, nvm_ipl_log_size, NVM_LOG_FRAME_SHARE) *
+		   nvm_ipl_log_size > size)
+		nframes--;
 	hdr->frames_offset = frames_off;
 	hdr->nframes = nframes;
 	hdr->logs_offset = frames_off + nframes * NVM_FRAME_SIZE;
 	hdr->log_size = nvm_ipl_log_size;
+	hdr->log_share = NVM_LOG_FRAME_SHARE;
 	hdr->xact_offset = xact_off;
 	hdr->xact_slots = NVM_XACT_SLOTS;
 	hdr->clog_offset = clog_off;
@@ -421,13 +445,14 @@ NvmPoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 }
 
 /*
- * NvmPoolExtentEnd - the byte after extent x of a pool whose frames have
- * log areas of logSize bytes: its frames, then their log areas.
+ * NvmPoolExtentEnd - the byte after extent x of the pool with header hdr:
+ * its frames, then the log areas of its log frames.
  */
 static inline uint64
-NvmPoolExtentEnd(const NvmPoolExtent *x, uint32 logSize)
+NvmPoolExtentEnd(const NvmPoolExtent *x, const NvmPoolHeader *hdr)
 {
-	return x->offset + x->nframes * (NVM_FRAME_SIZE + (uint64) logSize);
+	return x->offset + x->nframes * NVM_FRAME_SIZE +
+		NvmPoolLogFrames(x->nframes, hdr->log_size, hdr->log_share) * hdr->log_size;
 }
 
 static void
@@ -441,12 +466,18 @@ NvmPoolSetPointers(void *base, bool is_pmem)
 	pool_clog = (NvmCommitEntry *) (pool_base + pool_header->clog_offset);
 	pool_is_pmem = is_pmem;
 	pool_nframes = pool_header->nframes;
+	pool_header_log_frames = NvmPoolLogFrames(pool_header->nframes,
+											  pool_header->log_size,
+											  pool_header->log_share);
+	pool_log_frames = pool_header_log_frames;
 	pool_total_size = pool_header->pool_size;
 	for (uint64 i = 0; i < pool_runtime->nextents; i++)
 	{
 		pool_nframes += pool_runtime->extents[i].nframes;
-		pool_total_size = NvmPoolExtentEnd(&pool_runtime->extents[i],
-										   pool_header->log_size);
+		pool_log_frames += NvmPoolLogFrames(pool_runtime->extents[i].nframes,
+											pool_header->log_size,
+											pool_header->log_share);
+		pool_total_size = NvmPoolExtentEnd(&pool_runtime->extents[i], pool_header);
 	}
 }
 
@@ -570,19 +601,28 @@ NvmPoolGrow(int fd, const NvmPoolHeader *hdr, NvmPoolRuntime *rt,
 {
 	uint64		configured = NvmPoolConfiguredSize();
 	uint64		offset = TYPEALIGN(NVM_FRAME_SIZE, described);
-	uint64		per = NVM_FRAME_SIZE + (uint64) hdr->log_size;
-	uint64		nframes = configured > offset ? (configured - offset) / per : 0;
+	uint64		nframes = 0;
 	uint64		count;
 	uint64		end;
 	NvmPoolExtent x;
 	int			rc;
 
+	/* as many frames, with their log frames' log areas, as fit */
+	x.offset = offset;
+	if (configured > offset)
+		nframes = (configured - offset) * hdr->log_share /
+			((uint64) hdr->log_share * NVM_FRAME_SIZE + hdr->log_size);
 	nframes = Min(nframes, NVM_MAX_EXTENT_FRAMES);
+	for (;;)
+	{
+		x.nframes = nframes;
+		if (nframes == 0 || NvmPoolExtentEnd(&x, hdr) <= configured)
+			break;
+		nframes--;
+	}
 	if (nframes == 0)
 		return;					/* too little to hold a frame */
-	x.offset = offset;
-	x.nframes = nframes;
-	end = NvmPoolExtentEnd(&x, hdr->log_size);
+	end = NvmPoolExtentEnd(&x, hdr);
 	if (rt->nextents >= NVM_MAX_EXTENTS)
 		NvmPoolRefuse("cannot grow any more",
 					  psprintf("The pool has grown %d times, the most a pool can.", NVM_MAX_EXTENTS),
@@ -669,6 +709,10 @@ NvmPoolOpenExisting(struct stat *st)
 							(unsigned long long) hdr.system_identifier,
 							(unsigned long long) GetSystemIdentifier()),
 				   move_hint);
+	if (hdr.log_share < 1 || hdr.log_share > NVM_FRAME_SIZE)
+		NvmPoolRefuse("has an inconsistent layout",
+					  psprintf("The header says 1 frame in %u has a log area.", hdr.log_share),
+					  move_hint);
 	/* the extents added by growing the pool, and the size they make */
 	n = pg_pread(fd, &rt, sizeof(rt), NVM_RUNTIME_OFFSET);
 	if (n != sizeof(rt))
@@ -687,7 +731,7 @@ NvmPoolOpenExisting(struct stat *st)
 						  psprintf("Extent %llu does not follow the pool's end at %llu bytes.",
 								   (unsigned long long) i, (unsigned long long) described),
 						  move_hint);
-		described = NvmPoolExtentEnd(&rt.extents[i], hdr.log_size);
+		described = NvmPoolExtentEnd(&rt.extents[i], &hdr);
 	}
 	if ((uint64) st->st_size < described)
 		NvmPoolRefuse("is truncated",
@@ -716,7 +760,8 @@ NvmPoolOpenExisting(struct stat *st)
 		hdr.clog_entries != NVM_COMMIT_LOG_ENTRIES ||
 		hdr.frames_offset < hdr.clog_offset + hdr.clog_entries * sizeof(NvmCommitEntry) ||
 		hdr.logs_offset != hdr.frames_offset + hdr.nframes * NVM_FRAME_SIZE ||
-		hdr.logs_offset + hdr.nframes * hdr.log_size > hdr.pool_size)
+		hdr.logs_offset + NvmPoolLogFrames(hdr.nframes, hdr.log_size, hdr.log_share) *
+		hdr.log_size > hdr.pool_size)
 		NvmPoolRefuse("has an inconsistent layout",
 					  "The header's offsets do not fit the file.", move_hint);
 
@@ -872,7 +917,8 @@ NvmPoolFrameCount(void)
 }
 
 /*
- * NvmPoolShmemSize - shared memory of the pool: the free bitmap and one pin
+ * NvmPoolShmemSize - shared memory of the pool: the free bitmap, the bitmap
+ * of log frames, and one pin
  * word per frame, plus extra_pins pin words for the caller's own pinnable
  * objects (the merge cache's image slots), numbered after the frames, and
  * a flag per directory entry that the start found damaged.
@@ -881,7 +927,7 @@ Size
 NvmPoolShmemSize(uint64 extra_pins)
 {
 	Size		size = add_size(offsetof(NvmPoolShared, bitmap),
-								mul_size(NvmPoolBitmapWords(), sizeof(uint64)));
+								mul_size(2 * NvmPoolBitmapWords(), sizeof(uint64)));
 
 	size = add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
 								   sizeof(pg_atomic_uint32)));
@@ -899,6 +945,13 @@ NvmPoolRequestLocks(void)
 	RequestNamedLWLockTranche(NVM_TRANCHE_ALLOC, 1);
 	RequestNamedLWLockTranche(NVM_TRANCHE_CLOG, NVM_COMMIT_LOG_PARTS);
 	RequestNamedLWLockTranche(NVM_TRANCHE_PAGE, NVM_PAGE_LOCKS);
+}
+
+/* is frame a log frame? */
+static inline bool
+NvmPoolIsLogFrame(uint64 frame)
+{
+	return (pool_logmask[frame / 64] >> (frame % 64)) & 1;
 }
 
 static inline bool
@@ -938,8 +991,36 @@ NvmPoolMarkUsed(uint64 frame, int dirIndex)
 	{
 		NvmPoolBitSet(frame);
 		pool_shared->frames_free--;
+		if (NvmPoolIsLogFrame(frame))
+			pool_shared->log_frames_free--;
 	}
 	return true;
+}
+
+/*
+ * NvmPoolMarkLogFrames - fill the bitmap of log frames: the first ones of
+ * the header's frames and of each extent's (NvmPoolLogFrames).
+ */
+static void
+NvmPoolMarkLogFrames(void)
+{
+	uint64		first = 1;
+	uint64		n = pool_header->nframes;
+	uint64		x = 0;
+
+	memset(pool_logmask, 0, NvmPoolBitmapWords() * sizeof(uint64));
+	for (;;)
+	{
+		uint64		nlog = NvmPoolLogFrames(n, pool_header->log_size,
+											pool_header->log_share);
+
+		for (uint64 f = first; f < first + nlog; f++)
+			pool_logmask[f / 64] |= UINT64CONST(1) << (f % 64);
+		first += n;
+		if (x == pool_runtime->nextents)
+			break;
+		n = pool_runtime->extents[x++].nframes;
+	}
 }
 
 /*
@@ -953,7 +1034,9 @@ NvmPoolRebuildAllocation(void)
 	uint64		words = NvmPoolBitmapWords();
 
 	memset(pool_shared->bitmap, 0, words * sizeof(uint64));
+	NvmPoolMarkLogFrames();
 	pool_shared->frames_free = pool_nframes;
+	pool_shared->log_frames_free = pool_log_frames;
 	/* bit 0 and bits past nframes are never allocatable */
 	pool_shared->bitmap[0] |= 1;
 	for (uint64 f = pool_nframes + 1; f < words * 64; f++)
@@ -1027,9 +1110,10 @@ NvmPoolShmemInit(uint64 extra_pins)
 	bool		found;
 
 	pool_shared = ShmemInitStruct("nvm_am pool", NvmPoolShmemSize(extra_pins), &found);
+	pool_logmask = pool_shared->bitmap + NvmPoolBitmapWords();
 	pool_pins = (pg_atomic_uint32 *) ((char *) pool_shared +
 									  add_size(offsetof(NvmPoolShared, bitmap),
-											   mul_size(NvmPoolBitmapWords(), sizeof(uint64))));
+											   mul_size(2 * NvmPoolBitmapWords(), sizeof(uint64))));
 	pool_dir_damaged = (bool *) (pool_pins + NvmPoolFrameCount() + 1 + extra_pins);
 	pool_counter_rows = (NvmCounterRow *)
 		CACHELINEALIGN(pool_dir_damaged + (pool_header ? pool_header->dir_entries : 0));
@@ -1047,7 +1131,7 @@ NvmPoolShmemInit(uint64 extra_pins)
 		pool_shared->alloc_lock = GetNamedLWLockTranche(NVM_TRANCHE_ALLOC);
 		pool_shared->clog_locks = GetNamedLWLockTranche(NVM_TRANCHE_CLOG);
 		pool_shared->page_locks = GetNamedLWLockTranche(NVM_TRANCHE_PAGE);
-		pool_shared->alloc_hint = 0;
+		pool_shared->alloc_hint[0] = pool_shared->alloc_hint[1] = 0;
 		pg_atomic_init_u64(&pool_shared->trace_seq, 1);
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
 			pg_atomic_init_u64(&pool_shared->counters[i], 0);
@@ -1132,13 +1216,18 @@ NvmPoolGetInfo(NvmPoolInfo *info)
 	LWLockAcquire(&pool_shared->alloc_lock->lock, LW_SHARED);
 	info->frames_free = pool_shared->frames_free +
 		NvmPoolCounterValue(NVM_STAT_FRAMES_IN_BATCHES);
+	info->log_frames_free = pool_shared->log_frames_free +
+		NvmPoolCounterValue(NVM_STAT_LOG_FRAMES_IN_BATCHES);
 	LWLockRelease(&pool_shared->alloc_lock->lock);
 
 	info->path = pool_resolved_path;
 	info->size = pool_total_size;
 	info->frames_total = pool_nframes;
-	info->frame_bytes = NVM_FRAME_SIZE + pool_header->log_size;
-	info->metadata_bytes = info->size - info->frames_total * info->frame_bytes;
+	info->log_frames_total = pool_log_frames;
+	info->frame_bytes = NVM_FRAME_SIZE;
+	info->log_bytes = pool_header->log_size;
+	info->metadata_bytes = info->size - info->frames_total * info->frame_bytes -
+		info->log_frames_total * info->log_bytes;
 	info->relations = rels;
 	info->format_version = pool_header->format_version;
 	info->is_pmem = pool_is_pmem;
@@ -1218,98 +1307,138 @@ NvmPoolPageLock(int dirIndex, BlockNumber blkno)
 
 static void NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch);
 
-static uint64 batch_frames[NVM_FRAME_BATCH];
-static int	batch_nframes = 0;
+/* one batch per kind of frame: [0] plain frames, [1] log frames */
+static uint64 batch_frames[2][NVM_FRAME_BATCH];
+static int	batch_nframes[2] = {0, 0};
 static bool batch_exit_registered = false;
 
 /*
- * NvmPoolReturnBatch - give the frames of this backend's batch back to the
- * bitmap (before_shmem_exit callback).
+ * NvmPoolReturnBatch - give the frames of this backend's batches back to
+ * the bitmap (before_shmem_exit callback).
  */
 static void
 NvmPoolReturnBatch(int code, Datum arg)
 {
-	if (batch_nframes > 0 && pool_shared != NULL)
-		NvmPoolFreeFramesCounted(batch_frames, batch_nframes, true);
-	batch_nframes = 0;
+	for (int k = 0; k < 2; k++)
+	{
+		if (batch_nframes[k] > 0 && pool_shared != NULL)
+			NvmPoolFreeFramesCounted(batch_frames[k], batch_nframes[k], true);
+		batch_nframes[k] = 0;
+	}
 }
 
 /*
- * NvmPoolRefillBatch - take free frames from the bitmap into this
- * backend's empty batch; takes the allocation lock.
+ * NvmPoolRefillBatch - take free frames of kind isLog from the bitmap into
+ * this backend's empty batch of that kind; takes the allocation lock.
  */
 static void
-NvmPoolRefillBatch(void)
+NvmPoolRefillBatch(bool isLog)
 {
 	LWLock	   *lock = &pool_shared->alloc_lock->lock;
 	uint64		words = NvmPoolBitmapWords();
+	uint64	   *batch = batch_frames[isLog];
+	int			n = 0;
+	uint64		kindFree;
 	int			want;
 
-	Assert(batch_nframes == 0);
+	Assert(batch_nframes[isLog] == 0);
 	if (!batch_exit_registered)
 	{
 		before_shmem_exit(NvmPoolReturnBatch, (Datum) 0);
 		batch_exit_registered = true;
 	}
 	LWLockAcquire(lock, LW_EXCLUSIVE);
-	want = (int) Min((uint64) NVM_FRAME_BATCH,
-					 Max(pool_shared->frames_free / 64, 1));
-	for (uint64 n = 0; n < words && batch_nframes < want &&
-		 pool_shared->frames_free > 0; n++)
+	kindFree = isLog ? pool_shared->log_frames_free :
+		pool_shared->frames_free - pool_shared->log_frames_free;
+	want = (int) Min((uint64) NVM_FRAME_BATCH, Max(kindFree / 64, 1));
+	for (uint64 i = 0; i < words && n < want && kindFree > 0; i++)
 	{
-		uint64		w = (pool_shared->alloc_hint + n) % words;
+		uint64		w = (pool_shared->alloc_hint[isLog] + i) % words;
+		uint64		avail = ~pool_shared->bitmap[w] &
+			(isLog ? pool_logmask[w] : ~pool_logmask[w]);
 
-		while (pool_shared->bitmap[w] != ~UINT64CONST(0) && batch_nframes < want)
+		while (avail != 0 && n < want)
 		{
-			uint64		frame = w * 64 + pg_rightmost_one_pos64(~pool_shared->bitmap[w]);
+			uint64		frame = w * 64 + pg_rightmost_one_pos64(avail);
 
+			avail &= avail - 1;
 			NvmPoolBitSet(frame);
 			pool_shared->frames_free--;
-			pool_shared->alloc_hint = w;
+			if (isLog)
+				pool_shared->log_frames_free--;
+			kindFree--;
+			pool_shared->alloc_hint[isLog] = w;
 			Assert(NvmPoolFrameValid(frame));
-			batch_frames[batch_nframes++] = frame;
+			batch[n++] = frame;
 		}
 	}
-	NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, batch_nframes);
+	NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, n);
+	if (isLog)
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_IN_BATCHES, n);
 	LWLockRelease(lock);
 	/* the batch is a stack: reverse it to hand out in ascending order */
-	for (int i = 0; i < batch_nframes / 2; i++)
+	for (int i = 0; i < n / 2; i++)
 	{
-		uint64		t = batch_frames[i];
+		uint64		t = batch[i];
 
-		batch_frames[i] = batch_frames[batch_nframes - 1 - i];
-		batch_frames[batch_nframes - 1 - i] = t;
+		batch[i] = batch[n - 1 - i];
+		batch[n - 1 - i] = t;
 	}
+	batch_nframes[isLog] = n;
 }
 
 /*
- * NvmPoolTryAllocFrame - take a free frame, or return 0 when there is none.
- * The frame's contents are undefined; it becomes durable allocation only
- * when published in a page table.
+ * NvmPoolTakeFrame - a frame of kind isLog from this backend's batch
+ * (refilled if empty), or 0 when the pool has none of that kind.
  */
-uint64
-NvmPoolTryAllocFrame(void)
+static uint64
+NvmPoolTakeFrame(bool isLog)
 {
 	uint64		frame;
 
-	if (batch_nframes == 0)
-		NvmPoolRefillBatch();
-	if (batch_nframes == 0)
+	if (batch_nframes[isLog] == 0)
+		NvmPoolRefillBatch(isLog);
+	if (batch_nframes[isLog] == 0)
 		return 0;
-	frame = batch_frames[--batch_nframes];
+	frame = batch_frames[isLog][--batch_nframes[isLog]];
 	NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, -(uint64) 1);
+	if (isLog)
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_IN_BATCHES, -(uint64) 1);
 	/* a new base image will be written here: check it when first read */
 	pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_VERIFIED);
 	return frame;
 }
 
 /*
- * NvmPoolAllocFrame - take a free frame; error out when the pool is full.
+ * NvmPoolTryAllocFrame - take a free frame, or return 0 when there is none.
+ * withLog asks for a log frame (for a page about to be changed), else a
+ * plain frame; when the pool has none of the kind asked for, the other
+ * kind does (a page in a plain frame is then written whole at each change:
+ * log_frames_short counts those).  The frame's contents are undefined; it
+ * becomes durable allocation only when published in a page table.
  */
 uint64
-NvmPoolAllocFrame(void)
+NvmPoolTryAllocFrame(bool withLog)
 {
-	uint64		frame = NvmPoolTryAllocFrame();
+	bool		isLog = withLog && pool_log_frames > 0;
+	uint64		frame = NvmPoolTakeFrame(isLog);
+
+	if (frame == 0 && pool_log_frames > 0)
+	{
+		frame = NvmPoolTakeFrame(!isLog);
+		if (frame != 0 && isLog)
+			NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_SHORT, 1);
+	}
+	return frame;
+}
+
+/*
+ * NvmPoolAllocFrame - NvmPoolTryAllocFrame; error out when the pool is full.
+ */
+uint64
+NvmPoolAllocFrame(bool withLog)
+{
+	uint64		frame = NvmPoolTryAllocFrame(withLog);
 
 	if (frame == 0)
 		ereport(ERROR,
@@ -1322,6 +1451,37 @@ NvmPoolAllocFrame(void)
 }
 
 /*
+ * NvmPoolGiveBackFrame - return a frame this backend allocated and did not
+ * publish to its batch.
+ */
+void
+NvmPoolGiveBackFrame(uint64 frame)
+{
+	bool		isLog = NvmPoolIsLogFrame(frame);
+
+	if (batch_nframes[isLog] >= NVM_FRAME_BATCH)
+	{
+		NvmPoolFreeFrames(&frame, 1);
+		return;
+	}
+	batch_frames[isLog][batch_nframes[isLog]++] = frame;
+	NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, 1);
+	if (isLog)
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_IN_BATCHES, 1);
+}
+
+/*
+ * NvmPoolLogFramesScarce - are fewer than a quarter of the log frames free
+ * (in the bitmap; a hint, read without the lock)?  Then pages that stopped
+ * changing should give theirs back (ipl_log.c).
+ */
+bool
+NvmPoolLogFramesScarce(void)
+{
+	return pool_shared->log_frames_free < pool_log_frames / 4;
+}
+
+/*
  * NvmPoolFreeFramesCounted - return frames to the free bitmap; fromBatch:
  * they come from this backend's batch, whose count goes down under the
  * same lock (NvmPoolGetInfo reads both under it).
@@ -1330,6 +1490,7 @@ static void
 NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 {
 	LWLock	   *lock = &pool_shared->alloc_lock->lock;
+	int			nlog = 0;
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
 	for (int i = 0; i < n; i++)
@@ -1338,9 +1499,17 @@ NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 			continue;
 		NvmPoolBitClear(frames[i]);
 		pool_shared->frames_free++;
+		if (NvmPoolIsLogFrame(frames[i]))
+		{
+			pool_shared->log_frames_free++;
+			nlog++;
+		}
 	}
 	if (fromBatch)
+	{
 		NvmPoolCountAdd(NVM_STAT_FRAMES_IN_BATCHES, -(uint64) n);
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_IN_BATCHES, -(uint64) nlog);
+	}
 	LWLockRelease(lock);
 }
 
@@ -1460,22 +1629,31 @@ NvmPoolPinCount(uint64 frame)
 
 /*
  * NvmPoolFrameLog - the in-page log area of frame (log_size bytes), or NULL
- * when the pool has none.
+ * when it is a plain frame.
  */
 char *
 NvmPoolFrameLog(uint64 frame)
 {
 	Assert(NvmPoolFrameValid(frame));
-	if (pool_header->log_size == 0)
-		return NULL;
 	if (likely(frame <= pool_header->nframes))
-		return pool_base + pool_header->logs_offset + (frame - 1) * pool_header->log_size;
+		return frame <= pool_header_log_frames ?
+			pool_base + pool_header->logs_offset + (frame - 1) * pool_header->log_size :
+			NULL;
 	return NvmPoolExtentFrameAddr(frame, true);
 }
 
 /*
- * NvmPoolExtentFrameAddr - the address of a frame of an extent (log:
- * its log area).
+ * NvmPoolFrameLogSize - bytes of frame's log area: 0 for a plain frame.
+ */
+uint32
+NvmPoolFrameLogSize(uint64 frame)
+{
+	return NvmPoolFrameLog(frame) != NULL ? pool_header->log_size : 0;
+}
+
+/*
+ * NvmPoolExtentFrameAddr - the address of a frame of an extent (log: its
+ * log area, NULL for a plain frame).
  */
 char *
 NvmPoolExtentFrameAddr(uint64 frame, bool log)
@@ -1487,10 +1665,15 @@ NvmPoolExtentFrameAddr(uint64 frame, bool log)
 		const NvmPoolExtent *x = &pool_runtime->extents[i];
 
 		if (frame < first + x->nframes)
-			return pool_base + x->offset + (log ?
-											x->nframes * NVM_FRAME_SIZE +
-											(frame - first) * pool_header->log_size :
-											(frame - first) * NVM_FRAME_SIZE);
+		{
+			if (!log)
+				return pool_base + x->offset + (frame - first) * NVM_FRAME_SIZE;
+			if (frame - first >= NvmPoolLogFrames(x->nframes, pool_header->log_size,
+												  pool_header->log_share))
+				return NULL;
+			return pool_base + x->offset + x->nframes * NVM_FRAME_SIZE +
+				(frame - first) * pool_header->log_size;
+		}
 		first += x->nframes;
 	}
 	elog(PANIC, "nvm_am frame %llu is beyond the pool's %llu frames",
@@ -1499,7 +1682,8 @@ NvmPoolExtentFrameAddr(uint64 frame, bool log)
 }
 
 /*
- * NvmPoolLogSize - bytes of log area per frame (0: in-page logging is off).
+ * NvmPoolLogSize - bytes of a log frame's log area (0: in-page logging is
+ * off).
  */
 uint32
 NvmPoolLogSize(void)

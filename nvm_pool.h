@@ -29,7 +29,7 @@
  * ----------------------------------------------------------------
  */
 #define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
-#define NVM_POOL_FORMAT_VERSION	4
+#define NVM_POOL_FORMAT_VERSION	5
 #define NVM_FRAME_SIZE			BLCKSZ
 #define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
 #define NVM_MAX_REL_BLOCKS		((uint64) NVM_PT_FANOUT * NVM_PT_FANOUT)
@@ -87,6 +87,14 @@ extern char *nvm_persist_trace;
 #define NVM_IPL_LOG_SIZE_MAX		8192
 #define NVM_IPL_LOG_SIZE_STEP		64
 
+/*
+ * One page frame in NVM_LOG_FRAME_SHARE has an in-page log area (a log
+ * frame); the others are plain frames.  Pages being changed live in log
+ * frames, the others in plain ones (ipl_log.c moves them).  Fixed in the
+ * pool header when the pool is created.
+ */
+#define NVM_LOG_FRAME_SHARE			8
+
 /* ----------------------------------------------------------------
  * Statistics counters, in the order nvm_am_stats shows them
  * ----------------------------------------------------------------
@@ -132,6 +140,10 @@ typedef enum NvmCounter
 	NVM_STAT_RECOVERY_US,
 	NVM_STAT_FRAMES_IN_BATCHES,
 	NVM_STAT_PAGES_PRUNED_IN_PLACE,
+	NVM_STAT_LOG_FRAMES_IN_BATCHES,
+	NVM_STAT_LOG_FRAME_PROMOTIONS,
+	NVM_STAT_LOG_FRAME_DEMOTIONS,
+	NVM_STAT_LOG_FRAMES_SHORT,
 	NVM_NUM_COUNTERS
 } NvmCounter;
 
@@ -141,7 +153,10 @@ typedef struct NvmPoolInfo
 	uint64		size;
 	uint64		frames_total;
 	uint64		frames_free;
-	uint64		frame_bytes;	/* pool bytes per frame: page and log area */
+	uint64		log_frames_total;	/* frames with a log area */
+	uint64		log_frames_free;
+	uint64		frame_bytes;	/* pool bytes of a frame's page */
+	uint64		log_bytes;		/* pool bytes of a log area */
 	uint64		metadata_bytes; /* header, directory, commit log, slots */
 	uint64		relations;
 	uint32		format_version;
@@ -195,10 +210,13 @@ extern uint64 NvmPoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newfra
 
 /* frames: allocation, raw access (page layer only), pins */
 extern uint64 NvmPoolFrameCount(void);
-extern uint64 NvmPoolAllocFrame(void);
-extern uint64 NvmPoolTryAllocFrame(void);
+extern uint64 NvmPoolAllocFrame(bool withLog);
+extern uint64 NvmPoolTryAllocFrame(bool withLog);
+extern void NvmPoolGiveBackFrame(uint64 frame);
+extern bool NvmPoolLogFramesScarce(void);
 extern Page NvmPoolFramePage(uint64 frame);
 extern char *NvmPoolFrameLog(uint64 frame);
+extern uint32 NvmPoolFrameLogSize(uint64 frame);
 extern uint32 NvmPoolLogSize(void);
 extern uint64 NvmPoolNextGeneration(void);
 extern void NvmPoolPinFrame(uint64 frame);

@@ -446,7 +446,7 @@ NvmPoolRelLeafEntry(int dirIndex, BlockNumber blkno)
 static uint64
 NvmPoolNewTableFrame(void)
 {
-	uint64		f = NvmPoolAllocFrame();
+	uint64		f = NvmPoolAllocFrame(false);	/* page tables have no log */
 	char	   *p = NvmPoolFrameAddr(f);
 
 	memset(p, 0, NVM_FRAME_SIZE);

@@ -28,8 +28,8 @@ typedef struct NvmPoolHeader
 	uint64		frames_offset;
 	uint64		nframes;
 	uint64		logs_offset;	/* first byte of the in-page log areas */
-	uint32		log_size;		/* bytes of log area per frame (0: no IPL) */
-	uint32		pad;
+	uint32		log_size;		/* bytes of a log area (0: no IPL) */
+	uint32		log_share;		/* 1 frame in log_share has a log area */
 	uint64		xact_offset;	/* transaction slots */
 	uint64		xact_slots;
 	uint64		clog_offset;	/* commit log */
@@ -82,9 +82,10 @@ extern char *pool_resolved_path;
 
 /*
  * Extents added by growing the pool (raising nvm_am.pool_size): each holds
- * nframes frames followed by their log areas, from offset; its frames are
- * numbered after those of the extents before it (the header's frames
- * first).  Described in NvmPoolRuntime (nvm_pool.c).
+ * nframes frames followed by the log areas of its first log frames
+ * (NvmPoolLogFrames), from offset; its frames are numbered after those of
+ * the extents before it (the header's frames first).  Described in
+ * NvmPoolRuntime (nvm_pool.c).
  */
 #define NVM_MAX_EXTENTS		32
 
@@ -96,6 +97,17 @@ typedef struct NvmPoolExtent
 
 extern uint64 pool_nframes;		/* all frames: the header's and the extents' */
 extern char *NvmPoolExtentFrameAddr(uint64 frame, bool log);
+
+/*
+ * NvmPoolLogFrames - how many of a region's nframes frames (the header's,
+ * or an extent's) have a log area of logSize bytes: the first 1 in share,
+ * rounded up; none when in-page logging is off.
+ */
+static inline uint64
+NvmPoolLogFrames(uint64 nframes, uint32 logSize, uint32 share)
+{
+	return logSize == 0 ? 0 : (nframes + share - 1) / share;
+}
 
 /* the address of frame (numbered from 1) */
 static inline char *

@@ -90,8 +90,9 @@ NvmVacuumTidReaped(ItemPointer itemptr, void *state)
 
 /*
  * NvmVacuumMarkVisible - set the page's bits in the visibility map if all
- * its tuples are visible to everyone (and frozen).  Caller holds the page's
- * lock and pinned the map page (NvmVismapPin).
+ * its tuples are visible to everyone (and frozen); such a page gives its
+ * log frame back when log frames run short (IplSettle).  Caller holds the
+ * page's lock exclusively and pinned the map page (NvmVismapPin).
  */
 static void
 NvmVacuumMarkVisible(Relation rel, int dirIndex, BlockNumber blkno, Page page,
@@ -100,7 +101,11 @@ NvmVacuumMarkVisible(Relation rel, int dirIndex, BlockNumber blkno, Page page,
 	uint8		flags = NvmVismapPageStatus(rel, page, blkno, OldestXmin);
 
 	if (flags != 0)
+	{
 		NvmVismapSet(rel, dirIndex, blkno, vmbuf, flags);
+		/* it stopped changing: its log frame may be wanted elsewhere */
+		IplSettle(dirIndex, blkno);
+	}
 }
 
 /*

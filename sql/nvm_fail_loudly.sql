@@ -29,9 +29,12 @@ DROP ACCESS METHOD nvm_fl_am;
 -- the pool's space: frames and bytes that add up
 SELECT size = used_bytes + free_bytes AS bytes_add_up,
        frames_total = frames_used + frames_free AS frames_add_up,
-       frame_bytes = current_setting('block_size')::int +
-                     (SELECT setting::int FROM pg_settings WHERE name = 'nvm_am.ipl_log_size') AS frame_is_page_and_log,
-       used_bytes = frames_used * frame_bytes + metadata_bytes AS used_is_frames_and_metadata
+       log_frames_total = log_frames_used + log_frames_free AS log_frames_add_up,
+       frame_bytes = current_setting('block_size')::int AS frame_is_a_page,
+       log_bytes = (SELECT setting::int FROM pg_settings WHERE name = 'nvm_am.ipl_log_size') AS log_area_is_ipl_log_size,
+       log_frames_total * 8 >= frames_total AND log_frames_total * 8 < frames_total + 8 AS one_frame_in_8_has_a_log,
+       used_bytes = frames_used * frame_bytes + log_frames_used * log_bytes + metadata_bytes
+         AS used_is_frames_logs_and_metadata
 FROM nvm_am.nvm_am_pool_info();
 
 -- privileges: superusers and pg_monitor see the pool; nvm_am_check is

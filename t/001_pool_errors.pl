@@ -37,7 +37,7 @@ sub crc32c
 # struct NvmPoolHeader (nvm_pool.c), little-endian, 128 bytes with padding
 my $HDR_FMT = 'Q< L< L< Q< Q< Q< Q< Q< Q< Q< L< L< Q< Q< Q< Q< q< L<';
 my @HDR_FIELDS = qw(magic format_version frame_size system_identifier
-  pool_size dir_offset dir_entries frames_offset nframes logs_offset log_size pad
+  pool_size dir_offset dir_entries frames_offset nframes logs_offset log_size log_share
   xact_offset xact_slots clog_offset clog_entries created_at checksum);
 my $CRC_OFFSET = 120;    # offsetof(NvmPoolHeader, checksum)
 my $NVM_POOL_MAGIC = unpack('Q<', '1NVMPOOL');    # 0x4C4F4F504D564E31
@@ -125,7 +125,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is( $node->safe_psql(
 		'postgres',
 		'SELECT path, size, format_version FROM nvm_am.nvm_am_pool_info()'),
-	"$pool|" . (64 * $MB) . "|4",
+	"$pool|" . (64 * $MB) . "|5",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
 	'SELECT system_identifier FROM pg_control_system()');
@@ -138,7 +138,7 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 {
 	my $h = read_header($good);
 	is($h->{magic}, $NVM_POOL_MAGIC, 'header: magic at offset 0');
-	is($h->{format_version}, 4, 'header: format_version at offset 8');
+	is($h->{format_version}, 5, 'header: format_version at offset 8');
 	is($h->{frame_size}, 8192, 'header: frame_size at offset 12');
 	is($h->{system_identifier}, $sysid, 'header: system_identifier at offset 16');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
@@ -146,6 +146,11 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 		'header: CRC-32C of the first 120 bytes at offset 120');
 	is($h->{log_size}, 4096, 'header: log_size (nvm_am.ipl_log_size) at offset 72');
 	is($h->{logs_offset}, $h->{frames_offset} + $h->{nframes} * 8192, 'header: the log areas follow the frames');
+	is($h->{log_share}, 8, 'header: one frame in 8 has a log area (log_share at offset 76)');
+	cmp_ok($h->{logs_offset} + int(($h->{nframes} + 7) / 8) * 4096, '<=', $h->{pool_size},
+		'header: the log frames\' log areas fit the pool');
+	cmp_ok($h->{logs_offset} + int(($h->{nframes} + 7) / 8 + 2) * 4096 + 8192, '>', $h->{pool_size},
+		'header: the frames fill the pool');
 	is($h->{xact_slots} . ',' . $h->{clog_entries}, '1024,16384', 'header: transaction slots and commit-log entries');
 	is($h->{clog_offset}, $h->{xact_offset} + 1024 * 64, 'header: the commit log follows the slots');
 	cmp_ok($h->{frames_offset}, '>=', $h->{clog_offset} + 16384 * 64, 'header: the frames follow the commit log');
@@ -219,8 +224,15 @@ pool_refused(
 	name => 'other format version',
 	damage => sub { rewrite_header($pool, format_version => 1) },
 	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 4\./,
+	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 5\./,
 	hint => 'Use the nvm_am version that created the pool');
+
+pool_refused(
+	name => 'no frame with a log area',
+	damage => sub { rewrite_header($pool, log_share => 0) },
+	msg => 'has an inconsistent layout',
+	detail => qr/DETAIL:  The header says 1 frame in 0 has a log area\./,
+	hint => $move_hint);
 
 pool_refused(
 	name => 'system identifier of another cluster',
@@ -445,7 +457,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	is( $plain->safe_psql(
 			'postgres',
 			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am.nvm_am_pool_info()'),
-		"$default_pool|" . (64 * $MB) . "|4|f|f",
+		"$default_pool|" . (64 * $MB) . "|5|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
 	$plain->safe_psql(

@@ -49,6 +49,11 @@ like(substr(slurp_file($node->logfile), $logoff),
 	'the start logs the growth');
 my ($size1, $total1) = split /\|/, info();
 cmp_ok($total1, '>', $total0, "more frames: $total0 -> $total1");
+# one frame in 8 of the extent has a log area, as in the pool's first part
+my ($logs1, $logsfree1) = split /\|/,
+  sql(q{SELECT log_frames_total, log_frames_free FROM nvm_am.nvm_am_pool_info()});
+cmp_ok(abs($logs1 * 8 - $total1), '<', 16, "one frame in 8 is a log frame: $logs1 of $total1");
+cmp_ok($logsfree1, '>', ($total1 - $total0) / 8 - 2, 'the log frames of the extent are free');
 cmp_ok($size1, '<=', 96 * $MB, 'the pool is at most the configured size');
 is(sql(q{SELECT count(*), sum(id) FROM t}), $sum, 'the rows are intact');
 sql("INSERT INTO t SELECT g, repeat('y', 1000) FROM generate_series($rows + 1, $rows + 2000) g");

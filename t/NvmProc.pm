@@ -130,14 +130,17 @@ autovacuum = off
 # ---- the pool's layout (nvm_pool_internal.h), for tests that damage it ----
 
 # pool_layout POOL - (dir_offset, dir_entries, frames_offset, logs_offset,
-# log_size) from the header: dir_offset at 32, dir_entries at 40,
-# frames_offset at 48, logs_offset at 64, log_size at 72
+# log_size, log_frames) from the header: dir_offset at 32, dir_entries at
+# 40, frames_offset at 48, nframes at 56, logs_offset at 64, log_size at
+# 72, log_share at 76; log_frames: how many of the header's frames (the
+# first ones) have a log area
 sub pool_layout
 {
 	my ($pool) = @_;
-	my ($dir_off, $dir_n, $frames_off, undef, $logs_off, $log_size) =
-	  unpack('Q< Q< Q< Q< Q< L<', read_bytes($pool, 32, 44));
-	return ($dir_off, $dir_n, $frames_off, $logs_off, $log_size);
+	my ($dir_off, $dir_n, $frames_off, $nframes, $logs_off, $log_size, $share) =
+	  unpack('Q< Q< Q< Q< Q< L< L<', read_bytes($pool, 32, 48));
+	my $log_frames = $log_size ? int(($nframes + $share - 1) / $share) : 0;
+	return ($dir_off, $dir_n, $frames_off, $logs_off, $log_size, $log_frames);
 }
 
 # pool_dir_entry POOL, RELNODE[, DBOID] - pool offset of the directory entry
@@ -174,11 +177,13 @@ sub pool_pte
 }
 
 # pool_log_records POOL, FRAME - (pool offset of the frame's log area,
-# [offset, length] of each record of the base image's generation)
+# [offset, length] of each record of the base image's generation); for a
+# frame without a log area (a plain frame), (undef)
 sub pool_log_records
 {
 	my ($pool, $frame) = @_;
-	my (undef, undef, $frames_off, $logs_off, $log_size) = pool_layout($pool);
+	my (undef, undef, $frames_off, $logs_off, $log_size, $log_frames) = pool_layout($pool);
+	return (undef) if $frame > $log_frames;
 	my ($lo, $hi) = unpack('L< L<', read_bytes($pool, $frames_off + ($frame - 1) * 8192, 8));
 	my $gen = $lo * 4294967296 + $hi;
 	my $log = $logs_off + ($frame - 1) * $log_size;
