@@ -62,9 +62,10 @@ Method (why the ratios can be trusted on a noisy, shared machine)
   * Pool size: nvm_am.pool_size of each cluster is computed from the
     workload (pool_mb(): the largest of one 100-row insert run, the tpcb
     tables with their growth over all runs, the largest crash scale,
-    lineitem), with 25 % margin: 2 GB for the full run and 768 MB for
-    --quick on the tmpfs cluster (12 kB per page with the default 4 kB
-    in-page log), 1.5 GB / 512 MB on the ipl-off cluster (8 kB per page), 128 MB
+    lineitem), with 25 % margin: 1.5 GB for the full run and 512 MB for
+    --quick on the tmpfs cluster (8.5 kB per page: 8 kB, and a 4 kB
+    in-page log area for one frame in 8), 1.5 GB / 512 MB on the ipl-off
+    cluster (8 kB per page), 128 MB
     on the disk cluster (no nvm_am tables).  The 100-row insert runs a fixed
     number of transactions (insert_batch_txns: about the run's duration
     here, at most 4.4M rows), not a time, so that a faster machine cannot
@@ -477,7 +478,8 @@ CLUSTERS = {
                 "nvm_am.ipl_log_size = 0\n", ("nvm_am",), 0),
 }
 POOL_MB = {}             # cluster -> nvm_am.pool_size given (MB)
-FRAME_BYTES = {}         # cluster -> frame_bytes reported by the pool
+FRAME_BYTES = {}         # cluster -> pool bytes per frame (its page, its share of log areas)
+LOG_FRAME_SHARE = 8      # one frame in 8 has an in-page log area (NVM_LOG_FRAME_SHARE)
 
 # Bounds for sizing the pools (pool_mb)
 INSERT_ROWS_PER_S_NOMINAL = 700_000 # 100-row batches, 2 clients, on this machine
@@ -505,7 +507,7 @@ def pool_mb(cfg, ipl, runs):
     in-page log: the largest amount of data in the pool at any time, with
     25 % margin, plus 256 MB for metadata.  Workloads drop their tables at
     their end, insert after every run, so only one workload's data counts."""
-    frame = BLCKSZ + ipl
+    frame = BLCKSZ + ipl / LOG_FRAME_SHARE
     pages = max(
         # one 100-row insert run (a fixed number of transactions)
         insert_batch_txns(cfg) * cfg["batch_rows"] / INSERT_ROWS_PER_PAGE,
@@ -588,13 +590,13 @@ def stores(setups):
 
 
 def pool_info(setup):
-    """frames_free, frames_total, frame_bytes, used_bytes of the pool of
+    """frames_free, frames_total, free_bytes, used_bytes of the pool of
     setup's cluster; None for heap set-ups."""
     if SETUPS[setup][1] != "nvm_am":
         return None
-    r = setup_psql(setup, "SELECT frames_free, frames_total, frame_bytes, used_bytes "
+    r = setup_psql(setup, "SELECT frames_free, frames_total, free_bytes, used_bytes "
                           "FROM nvm_am.nvm_am_pool_info()")[0]
-    return dict(free=int(r[0]), total=int(r[1]), frame=int(r[2]), used=int(r[3]))
+    return dict(free=int(r[0]), total=int(r[1]), free_bytes=int(r[2]), used=int(r[3]))
 
 
 NEED = {}                # (cluster, workload, variant) -> largest pool growth of a run (bytes)
@@ -606,7 +608,7 @@ def check_pool(setup, workload, variant):
     p = pool_info(setup)
     if p is None:
         return None
-    free = p["free"] * p["frame"]
+    free = p["free_bytes"]
     need = NEED.get((SETUPS[setup][0], workload, variant), 0)
     if free < 1.25 * need or p["free"] < 0.10 * p["total"]:
         note("%s %s %s: pool low before the run: %d of %d frames free (%d MB; an earlier run "
@@ -1481,12 +1483,13 @@ def main():
             _, _, _, conf, ams, ipl = CLUSTERS[c]
             use_cluster(c)
             start_cluster(conf + "nvm_am.pool_size = '%dMB'\n" % POOL_MB[c], ams=ams)
-            info = psql(DBS[ams[0]], "SELECT size, frame_bytes FROM nvm_am.nvm_am_pool_info()")[0]
+            info = psql(DBS[ams[0]], "SELECT size, (size - metadata_bytes) / frames_total "
+                                     "FROM nvm_am.nvm_am_pool_info()")[0]
             pool_bytes[c] = int(info[0])
             FRAME_BYTES[c] = int(info[1])
-            if ipl is not None and FRAME_BYTES[c] > BLCKSZ + ipl:
-                note("cluster %s: pool frames of %d bytes, the pool was sized for %d"
-                     % (c, FRAME_BYTES[c], BLCKSZ + ipl))
+            if ipl is not None and FRAME_BYTES[c] > BLCKSZ + ipl / LOG_FRAME_SHARE + 1:
+                note("cluster %s: %d pool bytes per frame, the pool was sized for %d"
+                     % (c, FRAME_BYTES[c], BLCKSZ + ipl / LOG_FRAME_SHARE))
         INFO.append("clusters (all running at once): " + "; ".join(
             "%s: %s, port %d, pool %s of %d MB" % (c, CLUSTERS[c][0], CLUSTERS[c][1], CLUSTERS[c][2],
                                                    pool_bytes[c] >> 20) for c in clusters))
