@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(39);
+SELECT plan(41);
 
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
@@ -67,7 +67,9 @@ SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
                     WITH ORDINALITY AS a(n, t, m, i)
             WHERE p.proname = 'nvm_am_pool_info' AND a.m = 'o'),
           ARRAY['path text', 'size bigint', 'frames_total bigint', 'frames_used bigint',
-                'frames_free bigint', 'frame_bytes integer', 'used_bytes bigint',
+                'frames_free bigint', 'frame_bytes integer', 'log_frames_total bigint',
+                'log_frames_used bigint', 'log_frames_free bigint', 'log_bytes integer',
+                'used_bytes bigint',
                 'free_bytes bigint', 'metadata_bytes bigint',
                 'format_version integer', 'is_pmem boolean', 'emulated boolean'],
           'nvm_am.nvm_am_pool_info() OUT columns and types');
@@ -81,13 +83,19 @@ SELECT is((SELECT size FROM nvm_am.nvm_am_pool_info()),
 SELECT is((SELECT frames_total FROM nvm_am.nvm_am_pool_info()),
           (SELECT frames_used + frames_free FROM nvm_am.nvm_am_pool_info()),
           'frames_total = frames_used + frames_free');
+SELECT is((SELECT log_frames_total FROM nvm_am.nvm_am_pool_info()),
+          (SELECT log_frames_used + log_frames_free FROM nvm_am.nvm_am_pool_info()),
+          'log_frames_total = log_frames_used + log_frames_free');
 SELECT is((SELECT frame_bytes FROM nvm_am.nvm_am_pool_info()),
-          current_setting('block_size')::int + (SELECT setting::int FROM pg_settings WHERE name = 'nvm_am.ipl_log_size'),
-          'a frame takes a page and its log area');
+          current_setting('block_size')::int, 'a frame takes a page');
+SELECT is((SELECT log_bytes FROM nvm_am.nvm_am_pool_info()),
+          (SELECT setting::int FROM pg_settings WHERE name = 'nvm_am.ipl_log_size'),
+          'a log area takes nvm_am.ipl_log_size');
 SELECT is((SELECT used_bytes FROM nvm_am.nvm_am_pool_info()),
-          (SELECT frames_used * frame_bytes + metadata_bytes FROM nvm_am.nvm_am_pool_info()),
-          'used_bytes = frames in use and the metadata');
-SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 4, 'format_version = 4');
+          (SELECT frames_used * frame_bytes + log_frames_used * log_bytes + metadata_bytes
+             FROM nvm_am.nvm_am_pool_info()),
+          'used_bytes = frames and log areas in use and the metadata');
+SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 5, 'format_version = 5');
 SELECT cmp_ok((SELECT size FROM nvm_am.nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
 SELECT ok((SELECT used_bytes > 0 AND free_bytes > 0 AND metadata_bytes > 0
              FROM nvm_am.nvm_am_pool_info()),
@@ -96,8 +104,9 @@ SELECT ok((SELECT path IS NOT NULL AND path <> '' AND is_pmem IS NOT NULL
                   AND emulated IS NOT NULL FROM nvm_am.nvm_am_pool_info()),
           'path, is_pmem and emulated are set');
 SELECT is((SELECT free_bytes FROM nvm_am.nvm_am_pool_info()),
-          (SELECT frames_free * frame_bytes FROM nvm_am.nvm_am_pool_info()),
-          'free_bytes = frames_free * frame_bytes');
+          (SELECT frames_free * frame_bytes + log_frames_free * log_bytes
+             FROM nvm_am.nvm_am_pool_info()),
+          'free_bytes = free frames and log areas');
 SELECT is((SELECT frames_free FROM nvm_am.nvm_am_pool_info()),
           (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_free'),
           'frames_free as in nvm_am_stats');
