@@ -730,7 +730,7 @@ def rounds(cfg, rows, setups, workload, variant, run_one, prepare=None, cleanup=
                 res["pool_growth"] = growth
                 key = (SETUPS[s][0], workload, variant)
                 NEED[key] = max(NEED.get(key, 0), growth)
-                res["pool_free_before"] = before["free"] * before["frame"]
+                res["pool_free_before"] = before["free_bytes"]
             if cleanup:
                 cleanup(s)
             sample_memory(s)
