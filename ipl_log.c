@@ -62,6 +62,10 @@
  *	  IplApplyInPlace publishes the new checksum in the same 8-byte word as
  *	  the pd_lower and pd_upper it goes with.
  *
+ *	  With nvm_am.wal_log every change of a logged relation's page is also a
+ *	  WAL record, written before the change reaches the pool and redone
+ *	  here (IplWalRedo; the section "WAL mode" at the end).
+ *
  * Locks: the caller holds the page's LWLock (NvmPoolPageLock) exclusively for
  * every change, and the relation's extension lock to add a page.  Readers
  * take the page lock shared.
@@ -75,6 +79,9 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xlog.h"
+#include "access/xloginsert.h"
+#include "access/xlogreader.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
@@ -150,7 +157,15 @@ typedef struct IplRecBuf
 
 static IplRecBuf recbuf;
 
+/* set while this process redoes a WAL record: nothing is logged again */
+static bool ipl_in_redo = false;
+
 static void IplApplyInPlace(int slot, Page image);
+static bool IplWalNeeded(int dirIndex);
+static void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb);
+static void IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
+					   uint64 *lsn, uint8 type, const char *body, int len,
+					   uint8 regflags);
 static void IplHintPrunable(Page page, HeapTupleHeader hdr);
 static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached);
 
@@ -828,22 +843,31 @@ IplApply(Page page, IplRecBuf *rb)
 	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
 	uint32		size;
+	bool		wal;
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
 	s = IplCacheSlotById(slot);
 	Assert(LWLockHeldByMeInMode(NvmPoolPageLock(s->dirIndex, s->blkno), LW_EXCLUSIVE));
+	wal = IplWalNeeded(s->dirIndex);
 	size = NvmPoolFrameLogSize(s->frame);
 	IplRecFinish(rb, IplPageGen(page));
 	if (s->logUsed + rb->len <= size)
 	{
+		if (wal)
+			IplWalChange(s, page, rb);
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
+		/* (a PRUNE record comes here only in WAL redo) */
+		if (rb->u.hdr.type == IPL_REC_PRUNE)
+			s->logHasPrune = true;
 	}
 	else if (s->logAppendOnly && (rb->u.hdr.flags & IPL_RECF_APPEND))
 	{
 		/* appends only: apply them to the base in place, no new frame */
+		if (wal)
+			IplWalChange(s, page, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplApplyInPlace(slot, page);
@@ -857,6 +881,8 @@ IplApply(Page page, IplRecBuf *rb)
 		 */
 		uint64		frame = NvmPoolAllocFrame(true);
 
+		if (wal)
+			IplWalChange(s, page, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplWriteBack(slot, page, frame);
@@ -914,12 +940,14 @@ IplSeal(int dirIndex, BlockNumber blkno)
 	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
 	uint64		frame;
+	bool		wal;
 
 	if (slot < 0)
 		return;
 	s = IplCacheSlotById(slot);
 	if (NvmPoolFrameLogSize(s->frame) == 0)
 		return;					/* a plain frame: no log to merge */
+	wal = IplWalNeeded(dirIndex);
 	frame = NvmPoolTryAllocFrame(false);
 	if (frame == 0 || (NvmPoolFrameLogSize(frame) > 0 && s->logAppendOnly))
 	{
@@ -927,10 +955,18 @@ IplSeal(int dirIndex, BlockNumber blkno)
 		if (frame != 0)
 			NvmPoolGiveBackFrame(frame);
 		if (s->logUsed > 0 && s->logAppendOnly)
+		{
+			if (wal)
+				IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page, &s->walLsn,
+						   0, NULL, 0, 0);
 			IplApplyInPlace(slot, page);
+		}
 		IplCacheUnmap(slot);
 		return;
 	}
+	if (wal)
+		IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page, &s->walLsn,
+				   0, NULL, 0, 0);
 	IplWriteBack(slot, page, frame);
 	if (NvmPoolFrameLogSize(frame) == 0)
 		NvmPoolCountAdd(NVM_STAT_LOG_FRAME_DEMOTIONS, 1);
@@ -957,6 +993,7 @@ BlockNumber
 IplNewPage(int dirIndex)
 {
 	BlockNumber blkno = NvmPoolRelNBlocks(dirIndex);
+	bool		wal = IplWalNeeded(dirIndex);
 	uint64		frame;
 	Page		page;
 
@@ -968,6 +1005,13 @@ IplNewPage(int dirIndex)
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dirIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
+	if (wal)
+	{
+		uint64		lsn = InvalidXLogRecPtr;
+
+		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, &lsn, 0, NULL, 0,
+				   REGBUF_WILL_INIT);
+	}
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
 }
@@ -1148,10 +1192,12 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	int			dirIndex;
 	BlockNumber blkno;
 	bool		fits;
+	bool		wal;
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
 	s = IplCacheSlotById(slot);
+	wal = IplWalNeeded(s->dirIndex);
 
 	IplRecStart(rb, IPL_REC_PRUNE);
 	hdr[0] = pruneXid;
@@ -1180,6 +1226,8 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	fits = s->logUsed + rb->len <= NvmPoolFrameLogSize(s->frame);
 	if (fits && NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
 	{
+		if (wal)
+			IplWalChange(s, page, rb);
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own prune record");
@@ -1196,6 +1244,8 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		if (frame == 0)
 			return false;
 	}
+	if (wal)
+		IplWalChange(s, page, rb);
 
 	/* the new image: np, compacted as redo compacts it */
 	memcpy(np, page, BLCKSZ);
@@ -1208,11 +1258,14 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	if (newslot >= 0)
 	{
 		uint64		pageframe = s->frame;
+		uint64		walLsn = s->walLsn;
+		int			mapped;
 
 		IplLogAppend(s, rb);
 		memcpy(IplCacheSlotPage(newslot), np, BLCKSZ);
 		IplCacheUnmap(slot);
-		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, s->logUsed, true);
+		mapped = IplCacheMap(newslot, dirIndex, blkno, pageframe, s->logUsed, true);
+		IplCacheSlotById(mapped)->walLsn = walLsn;
 	}
 	else
 	{
@@ -1355,6 +1408,7 @@ void
 IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 {
 	LWLock	   *lock = NvmPoolPageLock(srcIndex, blkno);
+	bool		wal = IplWalNeeded(dstIndex);
 	uint64		frame;
 	Page		page;
 
@@ -1364,8 +1418,246 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 	LWLockAcquire(lock, LW_SHARED);
 	memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
 	LWLockRelease(lock);
+	if (wal)
+	{
+		uint64		lsn = InvalidXLogRecPtr;
+
+		IplWalPage(XLOG_NVM_NEW_PAGE, dstIndex, blkno, page, &lsn, 0, NULL, 0,
+				   REGBUF_FORCE_IMAGE);
+	}
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dstIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
 	NvmPoolRelMapNewBlock(dstIndex, blkno, frame);
+}
+
+/* ----------------------------------------------------------------
+ * WAL mode (nvm_am.wal_log): every change of a logged relation's page is
+ * also a WAL record of nvm_am's resource manager, written under the page
+ * lock before the change reaches the pool, and redone here, through the
+ * same page operations, on the server that replays it (a standby, a
+ * restored base backup, crash recovery).  The first record of a page after
+ * a checkpoint's redo pointer carries the page's image from before the
+ * change, as heap's full-page writes: replay from a checkpoint starts every
+ * page it touches from that image, so it neither depends on a copy of the
+ * pool taken while it changed nor applies a change twice.  The LSN of a
+ * page's last record is kept with its image in the merge cache (walLsn);
+ * a page not in the cache gets an image with its next record.
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * IplWalNeeded - does a change of a page of entry dirIndex go to WAL?  With
+ * nvm_am.wal_log, for every relation but unlogged and temporary ones, and
+ * never while redoing.  Refuses (ERROR, before anything changed) when
+ * full-page images are off: replay from a checkpoint would then apply
+ * changes to pages that already have them.
+ */
+static bool
+IplWalNeeded(int dirIndex)
+{
+	if (!nvm_wal_log || ipl_in_redo ||
+		(NvmPoolRelGetState(dirIndex) & NVM_REL_UNLOGGED))
+		return false;
+	if (!fullPageWrites)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("nvm_am.wal_log requires full_page_writes = on"),
+				 errdetail("Without full-page images, WAL replay could apply a change of an nvm_am page twice."),
+				 errhint("Set full_page_writes = on and reload the configuration.")));
+	return true;
+}
+
+/*
+ * IplWalBody - the body of the finished in-page log record in rb, made
+ * self-contained: bytes a patch takes from the base image (a tuple written
+ * into its free space) are copied in.  Returns its length in out.
+ */
+static int
+IplWalBody(const IplRecBuf *rb, Page base, char *out)
+{
+	const char *p = rb->u.data + sizeof(IplRecord);
+	const char *end = rb->u.data + rb->len;
+	int			n = 0;
+
+	if (rb->u.hdr.type != IPL_REC_PATCH)
+	{
+		memcpy(out, p, end - p);
+		return end - p;
+	}
+	while (p + sizeof(IplPatch) <= end)
+	{
+		IplPatch	patch;
+
+		memcpy(&patch, p, sizeof(patch));
+		if (patch.len == 0)
+			break;
+		if (patch.len & IPL_PATCH_BASE)
+		{
+			patch.len &= ~IPL_PATCH_BASE;
+			memcpy(out + n, &patch, sizeof(patch));
+			memcpy(out + n + sizeof(patch), (char *) base + patch.off, patch.len);
+			p += sizeof(patch) + sizeof(pg_crc32c);
+		}
+		else
+		{
+			memcpy(out + n, p, sizeof(patch) + patch.len);
+			p += sizeof(patch) + patch.len;
+		}
+		n += sizeof(patch) + patch.len;
+	}
+	return n;
+}
+
+/*
+ * IplWalChange - write the WAL record of the change in rb (finished, not
+ * applied yet) of the page in slot s, whose image page is (so far
+ * unchanged).  Caller holds the page lock exclusively.
+ */
+static void
+IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb)
+{
+	static char body[2 * BLCKSZ];
+	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), body);
+
+	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page, &s->walLsn,
+			   rb->u.hdr.type, body, len, 0);
+}
+
+/*
+ * IplWalPage - write a page record (info) of page blkno of entry dirIndex,
+ * whose image is page (unchanged so far; NULL for a new, empty page), with
+ * the body of an in-page log record of type type (PAGE_CHANGE).  *lsn is
+ * the LSN of the page's previous record (0: unknown): at or before the
+ * redo pointer, the record carries the image (XLogInsert decides, from the
+ * page LSN, as for a buffer).  Sets *lsn to the record's.  Caller holds
+ * the page lock exclusively (for a new page, the extension lock).
+ */
+static void
+IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
+		   uint64 *lsn, uint8 type, const char *body, int len, uint8 regflags)
+{
+	static PGAlignedBlock empty;
+	XlNvmPage	xlrec;
+	RelFileNode node;
+	uint64		gen = 0;
+
+	IplPageOwner(dirIndex, &node);
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.dirIndex = dirIndex;
+	xlrec.type = type;
+	xlrec.len = (uint16) len;
+
+	/*
+	 * pd_lsn of an nvm_am page holds its generation; for XLogInsert it
+	 * holds the page's last LSN, for the time of the call.  Readers that
+	 * pinned the image do not look at it, and no error may leave it so.
+	 */
+	START_CRIT_SECTION();
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	if (len > 0)
+		XLogRegisterData((char *) body, len);
+	if (page != NULL)
+	{
+		gen = IplPageGen(page);
+		IplPageSetGen(page, *lsn);
+		XLogRegisterBlock(0, &node, MAIN_FORKNUM, blkno, page, REGBUF_STANDARD | regflags);
+	}
+	else
+		XLogRegisterBlock(0, &node, MAIN_FORKNUM, blkno, empty.data, regflags);
+	*lsn = XLogInsert(NVM_RMGR_ID, info);
+	if (page != NULL)
+		IplPageSetGen(page, gen);
+	END_CRIT_SECTION();
+}
+
+/*
+ * IplRedoReplace - make image the page blkno of entry dirIndex: written to
+ * a new frame (with a new generation, an empty log) that replaces the
+ * page's frame, which is not read.  Caller holds the page lock
+ * exclusively; redo only.
+ */
+static void
+IplRedoReplace(int dirIndex, BlockNumber blkno, Page image)
+{
+	uint64		old = NvmPoolRelGetFrame(dirIndex, blkno);
+	int			slot = IplCacheLookup(old);
+
+	/* an image of the old frame in the cache is stale from now on */
+	if (slot >= 0)
+		IplCacheDropStale(slot, old);
+	IplWriteFrame(dirIndex, blkno, image, NvmPoolAllocFrame(true));
+}
+
+/*
+ * IplWalRedo - redo a page record (PAGE_CHANGE, NEW_PAGE, PAGE_MOVE) on
+ * this server's pool; installed in nvm_xlog.c by _PG_init.  Records of a
+ * relation that is gone (dropped later in the WAL) or of blocks it no
+ * longer has (truncated later) are skipped.
+ */
+void
+IplWalRedo(XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+	XlNvmPage	xlrec;
+	RelFileNode node;
+	RelFileNode owner;
+	ForkNumber	fork;
+	BlockNumber blkno;
+	uint64		state;
+	PGAlignedBlock image;
+	bool		hasImage;
+	LWLock	   *lock;
+
+	memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+	if (!XLogRecGetBlockTagExtended(record, 0, &node, &fork, &blkno, NULL))
+		elog(PANIC, "nvm_am redo: page record without its page");
+	if (xlrec.dirIndex < 0 || xlrec.dirIndex >= NvmPoolDirSize() ||
+		!NvmPoolRelGetKey(xlrec.dirIndex, &owner, &state) ||
+		!RelFileNodeEquals(owner, node))
+		return;
+	hasImage = XLogRecHasBlockImage(record, 0);
+	if (hasImage && !RestoreBlockImage(record, 0, image.data))
+		elog(PANIC, "nvm_am redo: %s", record->errormsg_buf);
+
+	ipl_in_redo = true;
+	if (info == XLOG_NVM_NEW_PAGE)
+	{
+		if (!hasImage)
+			PageInit(image.data, BLCKSZ, 0);
+		/* the page may exist already (crash recovery of this pool) */
+		while (NvmPoolRelNBlocks(xlrec.dirIndex) <= blkno)
+			(void) IplNewPage(xlrec.dirIndex);
+		lock = NvmPoolPageLock(xlrec.dirIndex, blkno);
+		LWLockAcquire(lock, LW_EXCLUSIVE);
+		IplRedoReplace(xlrec.dirIndex, blkno, image.data);
+		LWLockRelease(lock);
+	}
+	else if (blkno < NvmPoolRelNBlocks(xlrec.dirIndex))
+	{
+		lock = NvmPoolPageLock(xlrec.dirIndex, blkno);
+		LWLockAcquire(lock, LW_EXCLUSIVE);
+		if (hasImage)
+			IplRedoReplace(xlrec.dirIndex, blkno, image.data);
+		if (info == XLOG_NVM_PAGE_CHANGE)
+		{
+			IplRecBuf  *rb = &recbuf;
+
+			IplRecStart(rb, xlrec.type);
+			IplRecAdd(rb, XLogRecGetData(record) + sizeof(xlrec), xlrec.len);
+			IplApply(IplGetPage(xlrec.dirIndex, blkno), rb);
+		}
+		LWLockRelease(lock);
+	}
+	ipl_in_redo = false;
+}
+
+/*
+ * IplWalTypeName - the name of an in-page log record type, for pg_waldump.
+ */
+const char *
+IplWalTypeName(uint8 type)
+{
+	return type == IPL_REC_PATCH ? "patch" : type == IPL_REC_PRUNE ? "prune" : "unknown";
 }

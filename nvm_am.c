@@ -119,6 +119,7 @@ _PG_init(void)
 	NvmGucDefine();
 	NvmPoolOpenOrCreate();
 	NvmXlogInit();
+	NvmXlogSetPageRedo(IplWalRedo, IplWalTypeName);
 	NvmCommitInit();
 	NvmStorageInit(&nvm_methods);
 	NvmRecoveryInit();
@@ -366,13 +367,16 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 	if (!RelFileNodeEquals(rel->rd_node, *newrnode) &&
 		OidIsValid(rel->rd_node.relNode))
 		NvmStorageScheduleDrop(&rel->rd_node);
-	NvmStorageCreate(newrnode);
+	NvmStorageCreate(newrnode, persistence);
 }
 
 static void
 nvm_relation_nontransactional_truncate(Relation rel)
 {
-	NvmPoolRelTruncate(NvmStorageRelDirIndex(rel), 0);
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+
+	NvmXlogRelTruncate(dirIndex, 0);
+	NvmPoolRelTruncate(dirIndex, 0);
 	/* the file's size follows the table's (and its free space map goes) */
 	RelationTruncate(rel, 0);
 }
@@ -388,7 +392,7 @@ nvm_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	/* SET TABLESPACE: a copy of every page, each merged into one base */
 	srel = RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
 	NvmAmCreateInitFork(srel, rel->rd_rel->relpersistence);
-	NvmStorageCreate(newrnode);
+	NvmStorageCreate(newrnode, rel->rd_rel->relpersistence);
 	dst = NvmPoolRelLookup(newrnode);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{

@@ -64,6 +64,18 @@ static const struct config_enum_entry read_mode_options[] = {
 	{NULL, 0, false}
 };
 
+static const struct config_enum_entry wal_log_options[] = {
+	{"off", 0, false},
+	{"on", 1, false},
+	{"false", 0, true},
+	{"true", 1, true},
+	{"no", 0, true},
+	{"yes", 1, true},
+	{"0", 0, true},
+	{"1", 1, true},
+	{NULL, 0, false}
+};
+
 static bool NvmGucCheckPoolPath(char **newval, void **extra, GucSource source);
 static bool NvmGucCheckIplLogSize(int *newval, void **extra, GucSource source);
 
@@ -112,6 +124,14 @@ static const NvmGuc nvm_gucs[] = {
 		.long_desc = "When set, every flush and drain into the pool is also written to a trace file per process in this directory. Slow; for tests only.",
 		.variable = &nvm_persist_trace, .boot_string = "",
 		.context = PGC_POSTMASTER, .flags = GUC_NOT_IN_SAMPLE | GUC_SUPERUSER_ONLY,
+	},
+	{
+		.name = "nvm_am.wal_log", .type = NVM_GUC_ENUM,
+		.short_desc = "Writes every change of nvm_am data to WAL too.",
+		.long_desc = "on: base backups, streaming standbys and point-in-time recovery carry the nvm_am tables, and their commits follow WAL as heap's do. Needs wal_level replica or logical and full_page_writes on.",
+		.variable = &nvm_wal_log, .boot_int = 0,
+		.options = wal_log_options,
+		.context = PGC_POSTMASTER,
 	},
 	{
 		.name = "nvm_am.read_mode", .type = NVM_GUC_ENUM,

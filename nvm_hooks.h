@@ -30,6 +30,7 @@
 #include "nvm_pool.h"
 
 struct SMgrRelationData;
+struct XLogReaderState;
 
 /* nvm_storage.c */
 struct TableAmRoutine;
@@ -37,7 +38,7 @@ extern void NvmStorageInit(const struct TableAmRoutine *routine);
 extern bool NvmStorageIsNvmRelation(Relation rel);
 extern void NvmStorageResetUnlogged(void);
 extern int	NvmStorageRelDirIndex(Relation rel);
-extern void NvmStorageCreate(const RelFileNode *node);
+extern void NvmStorageCreate(const RelFileNode *node, char persistence);
 extern void NvmStorageScheduleDrop(const RelFileNode *node);
 extern void NvmStorageExtended(struct SMgrRelationData *smgr, BlockNumber blkno);
 
@@ -66,5 +67,11 @@ extern void NvmXlogProtectXid(TransactionId xid);
 extern void NvmXlogCommitResolved(TransactionId xid, int nsubxids,
 								  TransactionId *subxids);
 extern void NvmXlogAtXactEnd(void);
+typedef void (*NvmXlogPageRedoFn) (struct XLogReaderState *record);
+typedef const char *(*NvmXlogPageDescFn) (uint8 type);
+extern void NvmXlogSetPageRedo(NvmXlogPageRedoFn redo, NvmXlogPageDescFn desc);
+extern void NvmXlogRelCreate(int dirIndex, const RelFileNode *node, uint64 state);
+extern void NvmXlogRelDrop(int dirIndex, const RelFileNode *node, uint64 state);
+extern void NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks);
 
 #endif							/* NVM_HOOKS_H */

@@ -61,6 +61,11 @@ extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
 extern void IplSeal(int dirIndex, BlockNumber blkno);
 extern void IplSettle(int dirIndex, BlockNumber blkno);
+
+/* WAL mode (nvm_am.wal_log): redo of the page records, their names */
+struct XLogReaderState;
+extern void IplWalRedo(struct XLogReaderState *record);
+extern const char *IplWalTypeName(uint8 type);
 extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
 								  HeapTuple newtup, OffsetNumber oldoff,
 								  HeapTupleHeader oldhdr);
@@ -91,6 +96,9 @@ typedef struct IplSlot
 								 * layout differs from the base's */
 	bool		logAppendOnly;	/* only IPL_RECF_APPEND records among them */
 	uint32		usage;			/* clock-sweep usage count */
+	uint64		walLsn;			/* nvm_am.wal_log: LSN of the page's last WAL
+								 * record (0: unknown, a full-page image is
+								 * due) */
 } IplSlot;
 
 extern int	IplCacheSlots(void);

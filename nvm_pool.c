@@ -89,6 +89,7 @@
 
 #include "access/twophase.h"
 #include "access/xlog.h"
+#include "access/xlog_internal.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "portability/instr_time.h"
@@ -119,6 +120,8 @@
 /* the part of the header page that changes at run time (not checksummed) */
 #define NVM_RUNTIME_OFFSET	2048
 #define NVM_GEN_BATCH		65536
+/* generations skipped at each start with nvm_am.wal_log (NvmPoolShmemInit) */
+#define NVM_GEN_WAL_GAP		(UINT64CONST(1) << 36)
 /* an extent's frames: frame numbers stay below 2^48 (directory words) */
 #define NVM_MAX_EXTENT_FRAMES	(UINT64CONST(1) << 40)
 
@@ -128,6 +131,8 @@ typedef struct NvmPoolRuntime
 								 * has been handed out */
 	uint64		nextents;		/* extents in use; published last */
 	NvmPoolExtent extents[NVM_MAX_EXTENTS];
+	uint64		copy_pending;	/* a base backup's copy, not yet replayed to
+								 * consistency (NvmPoolCopyPending) */
 } NvmPoolRuntime;
 
 StaticAssertDecl(NVM_RUNTIME_OFFSET + sizeof(NvmPoolRuntime) <= NVM_HEADER_SIZE,
@@ -147,11 +152,15 @@ typedef struct NvmPoolShared
 	uint64		frames_free;	/* free frames of both kinds */
 	uint64		log_frames_free;	/* of which log frames */
 	uint64		alloc_hint[2];	/* bitmap word to search first, per kind */
+	bool		frames_kept;	/* redo kept frames it would have freed */
 	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
 	uint64		extra_pins;		/* pin words after the frames' (the caller's) */
-	/* two bitmaps: bit set = frame in use; then bit set = log frame */
+	/*
+	 * three bitmaps: bit set = frame in use; = log frame; = in use when the
+	 * pool, a base backup's copy, was opened (NvmPoolSetKeepFrames)
+	 */
 	uint64		bitmap[FLEXIBLE_ARRAY_MEMBER];
 } NvmPoolShared;
 
@@ -175,6 +184,7 @@ NvmPoolCounterProcs(void)
 char	   *nvm_pool_path = NULL;
 int			nvm_pool_size_mb = 1024;
 int			nvm_ipl_log_size = NVM_IPL_LOG_SIZE_DEFAULT;
+int			nvm_wal_log = 0;
 char	   *nvm_persist_trace = NULL;
 
 /* persist trace of this process (crash simulation), -1 when not open */
@@ -188,6 +198,9 @@ uint64		pool_nframes = 0;	/* all frames, the extents' included */
 static uint64 pool_header_log_frames = 0;	/* the header's log frames */
 static uint64 pool_log_frames = 0;	/* all log frames */
 static uint64 *pool_logmask = NULL; /* in shared memory: bit set = log frame */
+static uint64 *pool_copymask = NULL;	/* in shared memory: bit set = frame in
+										 * use in a base backup's copy */
+static bool pool_keep_frames = false;	/* NvmPoolSetKeepFrames */
 static uint64 pool_total_size = 0;	/* bytes the header and extents describe */
 bool	   *pool_dir_damaged = NULL;	/* in shared memory, per entry */
 static NvmPoolRuntime *pool_runtime = NULL;
@@ -858,6 +871,35 @@ NvmPoolOpenOrCreate(void)
 			NvmPoolFileFailed("stat", NULL);
 		NvmPoolOpenExisting(&st);
 	}
+
+	/*
+	 * A backup_label in the data directory: this is a base backup starting
+	 * up, and its pool a copy taken while the pool changed, until WAL
+	 * replay reaches consistency (also across restarts before that).
+	 */
+	if (nvm_wal_log && access(BACKUP_LABEL_FILE, F_OK) == 0)
+		NvmPoolPublish64(&pool_runtime->copy_pending, 1);
+}
+
+/*
+ * NvmPoolCopyPending - is the pool a base backup's copy, taken while it
+ * changed, that WAL replay has not brought to consistency yet?  Its page
+ * tables may then reach one frame twice (NvmPoolSetKeepFrames).
+ */
+bool
+NvmPoolCopyPending(void)
+{
+	return pool_runtime->copy_pending != 0;
+}
+
+/*
+ * NvmPoolCopySettled - WAL replay reached consistency: the pool is no
+ * longer a copy in the making.
+ */
+void
+NvmPoolCopySettled(void)
+{
+	NvmPoolPublish64(&pool_runtime->copy_pending, 0);
 }
 
 /*
@@ -927,7 +969,7 @@ Size
 NvmPoolShmemSize(uint64 extra_pins)
 {
 	Size		size = add_size(offsetof(NvmPoolShared, bitmap),
-								mul_size(2 * NvmPoolBitmapWords(), sizeof(uint64)));
+								mul_size(3 * NvmPoolBitmapWords(), sizeof(uint64)));
 
 	size = add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
 								   sizeof(pg_atomic_uint32)));
@@ -1034,6 +1076,7 @@ NvmPoolRebuildAllocation(void)
 	uint64		words = NvmPoolBitmapWords();
 
 	memset(pool_shared->bitmap, 0, words * sizeof(uint64));
+	memset(pool_copymask, 0, words * sizeof(uint64));
 	NvmPoolMarkLogFrames();
 	pool_shared->frames_free = pool_nframes;
 	pool_shared->log_frames_free = pool_log_frames;
@@ -1098,6 +1141,9 @@ NvmPoolRebuildAllocation(void)
 			}
 		}
 	}
+	/* a base backup's copy: what its page tables reach may be reached twice */
+	if (pool_runtime->copy_pending)
+		memcpy(pool_copymask, pool_shared->bitmap, words * sizeof(uint64));
 }
 
 /*
@@ -1111,9 +1157,10 @@ NvmPoolShmemInit(uint64 extra_pins)
 
 	pool_shared = ShmemInitStruct("nvm_am pool", NvmPoolShmemSize(extra_pins), &found);
 	pool_logmask = pool_shared->bitmap + NvmPoolBitmapWords();
+	pool_copymask = pool_shared->bitmap + 2 * NvmPoolBitmapWords();
 	pool_pins = (pg_atomic_uint32 *) ((char *) pool_shared +
 									  add_size(offsetof(NvmPoolShared, bitmap),
-											   mul_size(2 * NvmPoolBitmapWords(), sizeof(uint64))));
+											   mul_size(3 * NvmPoolBitmapWords(), sizeof(uint64))));
 	pool_dir_damaged = (bool *) (pool_pins + NvmPoolFrameCount() + 1 + extra_pins);
 	pool_counter_rows = (NvmCounterRow *)
 		CACHELINEALIGN(pool_dir_damaged + (pool_header ? pool_header->dir_entries : 0));
@@ -1132,6 +1179,7 @@ NvmPoolShmemInit(uint64 extra_pins)
 		pool_shared->clog_locks = GetNamedLWLockTranche(NVM_TRANCHE_CLOG);
 		pool_shared->page_locks = GetNamedLWLockTranche(NVM_TRANCHE_PAGE);
 		pool_shared->alloc_hint[0] = pool_shared->alloc_hint[1] = 0;
+		pool_shared->frames_kept = false;
 		pg_atomic_init_u64(&pool_shared->trace_seq, 1);
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
 			pg_atomic_init_u64(&pool_shared->counters[i], 0);
@@ -1146,8 +1194,14 @@ NvmPoolShmemInit(uint64 extra_pins)
 			INSTR_TIME_SUBTRACT(duration, start);
 			/* the first part of recovery; NvmCommitRecover adds its own */
 			NvmPoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
-			/* numbers below the high-water mark may have been used */
-			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1);
+			/*
+			 * Numbers below the high-water mark may have been used.  With
+			 * WAL the pool may be a copy taken while it changed (a base
+			 * backup), whose high-water mark is older than numbers the
+			 * copied logs hold: start far beyond it.
+			 */
+			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1 +
+							   (nvm_wal_log ? NVM_GEN_WAL_GAP : 0));
 		}
 	}
 }
@@ -1497,6 +1551,12 @@ NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 	{
 		if (!NvmPoolFrameValid(frames[i]) || !NvmPoolBitTest(frames[i]))
 			continue;
+		if (pool_keep_frames && !fromBatch &&
+			((pool_copymask[frames[i] / 64] >> (frames[i] % 64)) & 1))
+		{
+			pool_shared->frames_kept = true;
+			continue;
+		}
 		NvmPoolBitClear(frames[i]);
 		pool_shared->frames_free++;
 		if (NvmPoolIsLogFrame(frames[i]))
@@ -1511,6 +1571,42 @@ NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_IN_BATCHES, -(uint64) nlog);
 	}
 	LWLockRelease(lock);
+}
+
+/*
+ * NvmPoolSetKeepFrames - while keep is set, this process frees no frame
+ * that the pool's page tables reached when it was opened: WAL redo before
+ * the replayed pool is consistent, whose page tables (copied while they
+ * changed, by a base backup) may reach one frame twice.  Frames that redo
+ * took since are freed as usual.  The frames kept come back at the next
+ * rebuild of the allocation state (NvmPoolReclaimKept).
+ */
+void
+NvmPoolSetKeepFrames(bool keep)
+{
+	pool_keep_frames = keep;
+}
+
+/*
+ * NvmPoolReclaimKept - when redo kept frames, derive the allocation state
+ * from the page tables again, which frees them.  Caller holds the
+ * directory lock exclusively, and no backend has allocated frames yet
+ * (nvm_recovery.c, before any backend writes to the pool after redo).
+ */
+void
+NvmPoolReclaimKept(void)
+{
+	uint64		before;
+
+	Assert(LWLockHeldByMeInMode(NvmPoolDirLock(), LW_EXCLUSIVE));
+	if (!pool_shared->frames_kept)
+		return;
+	LWLockAcquire(&pool_shared->alloc_lock->lock, LW_EXCLUSIVE);
+	before = pool_shared->frames_free;
+	NvmPoolRebuildAllocation();
+	pool_shared->frames_kept = false;
+	NvmPoolCountAdd(NVM_STAT_FRAMES_RECLAIMED, pool_shared->frames_free - before);
+	LWLockRelease(&pool_shared->alloc_lock->lock);
 }
 
 /*

@@ -38,6 +38,9 @@
 #define NVM_REL_USED			UINT64CONST(0x0000000100000000)
 #define NVM_REL_CREATING		UINT64CONST(0x0000000200000000)
 #define NVM_REL_DROPPING		UINT64CONST(0x0000000400000000)
+#define NVM_REL_UNLOGGED		UINT64CONST(0x0000000800000000)	/* changes not in WAL */
+#define NVM_REL_TEMP			UINT64CONST(0x0000001000000000)	/* nothing in WAL */
+#define NVM_REL_KEPT_FLAGS		(NVM_REL_UNLOGGED | NVM_REL_TEMP)	/* for life */
 #define NVM_REL_STATE_XID(s)	((TransactionId) ((s) & 0xFFFFFFFF))
 
 /*
@@ -94,6 +97,52 @@ extern char *nvm_persist_trace;
  * pool header when the pool is created.
  */
 #define NVM_LOG_FRAME_SHARE			8
+
+/* ----------------------------------------------------------------
+ * WAL records of nvm_am's resource manager (nvm_xlog.c registers it and
+ * redoes the relation records; the page records are the page layer's).
+ * With nvm_am.wal_log = on every change of the data of a logged relation
+ * is in WAL, for base backups, standbys and point-in-time recovery.
+ * ----------------------------------------------------------------
+ */
+#define NVM_RMGR_ID				141
+#define XLOG_NVM_XID_IN_USE		0x00
+#define XLOG_NVM_COMMIT_RESOLVED 0x10
+#define XLOG_NVM_PAGE_CHANGE	0x20	/* a change of a page (an in-page log record) */
+#define XLOG_NVM_NEW_PAGE		0x30	/* a page added to a relation, empty or whole */
+#define XLOG_NVM_PAGE_MOVE		0x40	/* a page written to another frame, unchanged */
+#define XLOG_NVM_REL_CREATE		0x50	/* a directory entry taken */
+#define XLOG_NVM_REL_DROP		0x60	/* a directory entry freed */
+#define XLOG_NVM_REL_TRUNCATE	0x70	/* a relation cut to nblocks */
+
+/*
+ * The main data of the page records; block 0 is the page (its relation's
+ * RelFileNode, main fork, block number), with a full image of the page
+ * before the change when it is the page's first record after a
+ * checkpoint's redo pointer.  PAGE_CHANGE: len bytes of the in-page log
+ * record's body (type) follow, self-contained (no bytes taken from the
+ * base image).  NEW_PAGE: the image, when there is one, is the new page
+ * itself (else it is empty).
+ */
+typedef struct XlNvmPage
+{
+	int32		dirIndex;
+	uint8		type;			/* PAGE_CHANGE: the in-page log record type */
+	uint8		pad;
+	uint16		len;
+} XlNvmPage;
+
+/* the main data of the relation records */
+typedef struct XlNvmRel
+{
+	int32		dirIndex;
+	RelFileNode node;
+	uint64		state;			/* CREATE: the entry's state word */
+	uint32		nblocks;		/* TRUNCATE: blocks kept */
+} XlNvmRel;
+
+/* nvm_am.wal_log: write every change of logged relations to WAL too */
+extern int	nvm_wal_log;
 
 /* ----------------------------------------------------------------
  * Statistics counters, in the order nvm_am_stats shows them
@@ -195,11 +244,13 @@ extern LWLock *NvmPoolCommitLogLock(int part);
 /* relation directory and page tables */
 extern int	NvmPoolDirSize(void);
 extern int	NvmPoolRelLookup(const RelFileNode *node);
-extern int	NvmPoolRelCreate(const RelFileNode *node, TransactionId xid);
+extern int	NvmPoolRelCreate(const RelFileNode *node, TransactionId xid,
+							 uint64 flags);
 extern bool NvmPoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state);
 extern uint64 NvmPoolRelGetState(int dirIndex);
 extern void NvmPoolRelSetState(int dirIndex, uint64 state);
 extern void NvmPoolRelFree(int dirIndex);
+extern void NvmPoolRelCreateAt(int dirIndex, const RelFileNode *node, uint64 state);
 extern void NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks);
 extern BlockNumber NvmPoolRelNBlocks(int dirIndex);
 extern bool NvmPoolRelIsDamaged(int dirIndex);
@@ -213,6 +264,10 @@ extern uint64 NvmPoolFrameCount(void);
 extern uint64 NvmPoolAllocFrame(bool withLog);
 extern uint64 NvmPoolTryAllocFrame(bool withLog);
 extern void NvmPoolGiveBackFrame(uint64 frame);
+extern bool NvmPoolCopyPending(void);
+extern void NvmPoolCopySettled(void);
+extern void NvmPoolSetKeepFrames(bool keep);
+extern void NvmPoolReclaimKept(void);
 extern bool NvmPoolLogFramesScarce(void);
 extern Page NvmPoolFramePage(uint64 frame);
 extern char *NvmPoolFrameLog(uint64 frame);

@@ -103,7 +103,7 @@ NvmPoolDirCheckEntry(NvmDirEntry *e)
 	if (e->state != NvmPoolDirEncode(e, NVM_DIR_STATE, state) ||
 		!(state & NVM_REL_USED) ||
 		(state & ~(NVM_REL_USED | NVM_REL_CREATING | NVM_REL_DROPPING |
-				   UINT64CONST(0xFFFFFFFF))) != 0)
+				   NVM_REL_KEPT_FLAGS | UINT64CONST(0xFFFFFFFF))) != 0)
 		return "its state word";
 	if (e->root != NvmPoolDirEncode(e, NVM_DIR_ROOT, NvmPoolDirValue(e->root)) ||
 		(NvmPoolDirValue(e->root) != 0 && !NvmPoolFrameValid(NvmPoolDirValue(e->root))))
@@ -210,11 +210,34 @@ NvmPoolRelGetKey(int dirIndex, RelFileNode *node, uint64 *state)
 }
 
 /*
+ * NvmPoolEntryInit - make entry i hold new, empty storage of node with
+ * state word state.
+ */
+static void
+NvmPoolEntryInit(int i, const RelFileNode *node, uint64 state)
+{
+	NvmDirEntry *e = &pool_dir[i];
+
+	e->spcNode = node->spcNode;
+	e->dbNode = node->dbNode;
+	e->relNode = node->relNode;
+	e->keycheck = NvmPoolDirKeyCheck(e);
+	e->root = NvmPoolDirEncode(e, NVM_DIR_ROOT, 0);
+	e->nblocks = NvmPoolDirEncode(e, NVM_DIR_NBLOCKS, 0);
+	memset(e->reserved, 0, sizeof(e->reserved));
+	NvmPoolFlush(e, sizeof(*e));
+	pool_dir_damaged[i] = false;
+	NvmPoolDirPut(e, NVM_DIR_STATE, state);
+	NvmPoolCountAdd(NVM_STAT_RELS_CREATED, 1);
+}
+
+/*
  * NvmPoolRelCreate - allocate a directory entry for new, empty storage, marked
- * as being created by xid.  Caller holds the directory lock exclusively.
+ * as being created by xid, with flags (NVM_REL_KEPT_FLAGS) for its life.
+ * Caller holds the directory lock exclusively.
  */
 int
-NvmPoolRelCreate(const RelFileNode *node, TransactionId xid)
+NvmPoolRelCreate(const RelFileNode *node, TransactionId xid, uint64 flags)
 {
 	Assert(LWLockHeldByMeInMode(NvmPoolDirLock(), LW_EXCLUSIVE));
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
@@ -225,21 +248,9 @@ NvmPoolRelCreate(const RelFileNode *node, TransactionId xid)
 	}
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
 	{
-		NvmDirEntry *e = &pool_dir[i];
-
-		if (e->state != 0)
+		if (pool_dir[i].state != 0)
 			continue;
-		e->spcNode = node->spcNode;
-		e->dbNode = node->dbNode;
-		e->relNode = node->relNode;
-		e->keycheck = NvmPoolDirKeyCheck(e);
-		e->root = NvmPoolDirEncode(e, NVM_DIR_ROOT, 0);
-		e->nblocks = NvmPoolDirEncode(e, NVM_DIR_NBLOCKS, 0);
-		memset(e->reserved, 0, sizeof(e->reserved));
-		NvmPoolFlush(e, sizeof(*e));
-		pool_dir_damaged[i] = false;
-		NvmPoolDirPut(e, NVM_DIR_STATE, NVM_REL_USED | NVM_REL_CREATING | xid);
-		NvmPoolCountAdd(NVM_STAT_RELS_CREATED, 1);
+		NvmPoolEntryInit(i, node, NVM_REL_USED | NVM_REL_CREATING | flags | xid);
 		return i;
 	}
 	ereport(ERROR,
@@ -338,6 +349,27 @@ NvmPoolRelFree(int dirIndex)
 	NvmPoolFreeFrames(frames, n);
 	pfree(frames);
 	NvmPoolCountAdd(NVM_STAT_RELS_DROPPED, 1);
+}
+
+/*
+ * NvmPoolRelCreateAt - WAL redo of a creation: entry dirIndex holds new,
+ * empty storage of node with state word state.  What the entry held
+ * before, and any other entry of node, is freed (before the replayed pool
+ * is consistent its frames are kept: NvmPoolSetKeepFrames).  Caller holds
+ * the directory lock exclusively.
+ */
+void
+NvmPoolRelCreateAt(int dirIndex, const RelFileNode *node, uint64 state)
+{
+	Assert(LWLockHeldByMeInMode(NvmPoolDirLock(), LW_EXCLUSIVE));
+	if (dirIndex < 0 || dirIndex >= (int) pool_header->dir_entries)
+		elog(PANIC, "nvm_am WAL record names directory entry %d of %llu",
+			 dirIndex, (unsigned long long) pool_header->dir_entries);
+	for (int i = 0; i < (int) pool_header->dir_entries; i++)
+		if (pool_dir[i].state != 0 &&
+			(i == dirIndex || NvmPoolEntryMatches(&pool_dir[i], node)))
+			NvmPoolRelFree(i);
+	NvmPoolEntryInit(dirIndex, node, state);
 }
 
 /*

@@ -116,9 +116,15 @@ NvmRecoverySettleEntry(int i)
 	if (!known ||
 		((state & NVM_REL_CREATING) && !committed) ||
 		((state & NVM_REL_DROPPING) && committed))
+	{
+		RelFileNode node;
+
+		if (NvmPoolRelGetKey(i, &node, &state))
+			NvmXlogRelDrop(i, &node, state);
 		NvmPoolRelFree(i);
+	}
 	else
-		NvmPoolRelSetState(i, NVM_REL_USED);
+		NvmPoolRelSetState(i, NVM_REL_USED | (state & NVM_REL_KEPT_FLAGS));
 	NvmPoolCountAdd(NVM_STAT_PENDING_RESOLVED, 1);
 	return false;
 }
@@ -198,11 +204,18 @@ NvmRecoveryEnsureReady(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("nvm_am tables cannot be accessed during recovery"),
-				 errdetail("nvm_am data is not carried by WAL, so a standby has none.")));
+				 nvm_wal_log ?
+				 errdetail("Reads of nvm_am tables on a hot standby are not supported yet; the standby replays their changes.") :
+				 errdetail("nvm_am data is not carried by WAL, so a standby has none."),
+				 nvm_wal_log ?
+				 errhint("Promote the standby to read them.") :
+				 errhint("Set nvm_am.wal_log = on on the primary for standbys and backups that hold nvm_am data.")));
 
 	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
 	if (!recovery_shared->resolved)
 	{
+		/* frames that WAL redo kept (a base backup's copy) come back */
+		NvmPoolReclaimKept();
 		NvmRecoveryResolveLifecycle();
 		NvmCommitRecover();
 		recovery_shared->resolved = true;

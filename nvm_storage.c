@@ -166,19 +166,23 @@ NvmStoragePendingAdd(const RelFileNode *node, int dirIndex, bool isCreate)
 }
 
 /*
- * NvmStorageCreate - create empty storage for a new relfilenode; it is
- * freed again if the (sub)transaction aborts.
+ * NvmStorageCreate - create empty storage for a new relfilenode of a
+ * relation with persistence (RELPERSISTENCE_*); it is freed again if the
+ * (sub)transaction aborts.
  */
 void
-NvmStorageCreate(const RelFileNode *node)
+NvmStorageCreate(const RelFileNode *node, char persistence)
 {
 	TransactionId xid = GetTopTransactionId();
+	uint64		flags = persistence == RELPERSISTENCE_TEMP ? NVM_REL_TEMP | NVM_REL_UNLOGGED :
+		persistence == RELPERSISTENCE_UNLOGGED ? NVM_REL_UNLOGGED : 0;
 	int			idx;
 
 	NvmRecoveryEnsureReady();
 	NvmXlogProtectXid(xid);
 	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
-	idx = NvmPoolRelCreate(node, xid);
+	idx = NvmPoolRelCreate(node, xid, flags);
+	NvmXlogRelCreate(idx, node, NvmPoolRelGetState(idx));
 	LWLockRelease(NvmPoolDirLock());
 	NvmStoragePendingAdd(node, idx, true);
 }
@@ -250,11 +254,14 @@ NvmStoragePendingApply(bool commit, int minLevel)
 
 				state &= ~flag;
 				if (!(state & (NVM_REL_CREATING | NVM_REL_DROPPING)))
-					state = NVM_REL_USED;
+					state = NVM_REL_USED | (state & NVM_REL_KEPT_FLAGS);
 				NvmPoolRelSetState(a->dirIndex, state);
 			}
 			else
+			{
+				NvmXlogRelDrop(a->dirIndex, &node, state);
 				NvmPoolRelFree(a->dirIndex);
+			}
 		}
 		*prev = next;
 		pfree(a);

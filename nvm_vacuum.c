@@ -384,6 +384,7 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 	{
 		SMgrRelation smgr = RelationGetSmgr(rel);
 
+		NvmXlogRelTruncate(dirIndex, keep);
 		NvmPoolRelTruncate(dirIndex, keep);
 
 		/*

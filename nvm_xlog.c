@@ -18,10 +18,20 @@
  *		recovery found in the pmem commit log only (nvm_commit.c); redo
  *		commits it again (a later crash, a standby).
  *
- *	  nvm_am's page changes are not in WAL (the pool is durable by itself);
- *	  these records carry transaction outcomes only.
+ *	  With nvm_am.wal_log = on (docs/design.md, "WAL mode") every change of
+ *	  the data of a logged relation is in WAL too:
  *
- * Locks: a spinlock around the shared protected-xid horizon.
+ *	  - REL_CREATE, REL_DROP, REL_TRUNCATE: a directory entry taken (with
+ *		its state word), freed, or its relation cut; written here, redone
+ *		here through the pool.  Temporary relations are not logged;
+ *		unlogged ones are created and dropped, nothing else.
+ *	  - PAGE_CHANGE, NEW_PAGE, PAGE_MOVE: the page layer's (ipl_log.c), which
+ *		writes them; their redo is the page layer's too, reached through a
+ *		function the access method installs (NvmXlogSetPageRedo), since
+ *		this layer does not call the page layer.
+ *
+ * Locks: a spinlock around the shared protected-xid horizon; the pool's
+ * directory lock, exclusive, to redo relation records.
  *
  * On-pool layout: none.
  *
@@ -36,14 +46,12 @@
 #include "access/xlog_internal.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
+#include "access/xlogrecovery.h"
 #include "storage/shmem.h"
 #include "storage/spin.h"
 
 #include "nvm_hooks.h"
 
-#define NVM_RMGR_ID			141
-#define XLOG_NVM_XID_IN_USE		0x00
-#define XLOG_NVM_COMMIT_RESOLVED 0x10
 
 /* xids covered by one XID_IN_USE record, at most */
 #define NVM_XID_BATCH			4096
@@ -77,6 +85,10 @@ typedef struct NvmXlogShared
 
 static NvmXlogShared *xlog_shared = NULL;
 
+/* the redo of the page layer's records (NvmXlogSetPageRedo) */
+static NvmXlogPageRedoFn page_redo = NULL;
+static NvmXlogPageDescFn page_desc = NULL;
+
 /* the xid this backend made sure of last (reset at transaction end) */
 static TransactionId last_logged_xid = InvalidTransactionId;
 
@@ -102,12 +114,58 @@ NvmXlogRedoCommitResolved(const XlNvmCommitResolved *xlrec)
 							(TransactionId *) xlrec->subxids);
 }
 
+/*
+ * NvmXlogRedoRel - replay of REL_CREATE, REL_DROP and REL_TRUNCATE.
+ */
+static void
+NvmXlogRedoRel(uint8 info, const XlNvmRel *xlrec)
+{
+	RelFileNode node;
+	uint64		state;
+	bool		same;
+
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	same = xlrec->dirIndex >= 0 && xlrec->dirIndex < NvmPoolDirSize() &&
+		NvmPoolRelGetKey(xlrec->dirIndex, &node, &state) &&
+		RelFileNodeEquals(node, xlrec->node);
+	if (info == XLOG_NVM_REL_CREATE)
+		NvmPoolRelCreateAt(xlrec->dirIndex, &xlrec->node, xlrec->state);
+	else if (info == XLOG_NVM_REL_DROP && same)
+		NvmPoolRelFree(xlrec->dirIndex);
+	else if (info == XLOG_NVM_REL_TRUNCATE && same)
+		NvmPoolRelTruncate(xlrec->dirIndex, xlrec->nblocks);
+	LWLockRelease(NvmPoolDirLock());
+}
+
 static void
 NvmXlogRedo(XLogReaderState *record)
 {
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 
-	if (info == XLOG_NVM_XID_IN_USE)
+	/*
+	 * Until a base backup's copy of the pool is replayed to consistency
+	 * (the backup's end), its page tables may reach a frame twice: free
+	 * none.
+	 */
+	if (NvmPoolCopyPending() && reachedConsistency)
+		NvmPoolCopySettled();
+	NvmPoolSetKeepFrames(NvmPoolCopyPending());
+	if (info == XLOG_NVM_REL_CREATE || info == XLOG_NVM_REL_DROP ||
+		info == XLOG_NVM_REL_TRUNCATE)
+	{
+		XlNvmRel	xlrec;
+
+		memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+		NvmXlogRedoRel(info, &xlrec);
+	}
+	else if (info == XLOG_NVM_PAGE_CHANGE || info == XLOG_NVM_NEW_PAGE ||
+			 info == XLOG_NVM_PAGE_MOVE)
+	{
+		if (page_redo == NULL)
+			elog(PANIC, "nvm_am redo: no page redo installed");
+		page_redo(record);
+	}
+	else if (info == XLOG_NVM_XID_IN_USE)
 	{
 		XlNvmXidInUse xlrec;
 
@@ -139,6 +197,35 @@ NvmXlogDesc(StringInfo buf, XLogReaderState *record)
 		appendStringInfo(buf, "xid %u with %d subtransactions", xlrec->xid,
 						 xlrec->nsubxids);
 	}
+	else if (info == XLOG_NVM_REL_CREATE || info == XLOG_NVM_REL_DROP ||
+			 info == XLOG_NVM_REL_TRUNCATE)
+	{
+		XlNvmRel	xlrec;
+
+		memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+		appendStringInfo(buf, "rel %u/%u/%u entry %d", xlrec.node.spcNode,
+						 xlrec.node.dbNode, xlrec.node.relNode, xlrec.dirIndex);
+		if (info == XLOG_NVM_REL_CREATE)
+			appendStringInfo(buf, " xid %u%s%s", NVM_REL_STATE_XID(xlrec.state),
+							 (xlrec.state & NVM_REL_UNLOGGED) ? " unlogged" : "",
+							 (xlrec.state & NVM_REL_CREATING) ? " creating" : "");
+		else if (info == XLOG_NVM_REL_TRUNCATE)
+			appendStringInfo(buf, " to %u blocks", xlrec.nblocks);
+	}
+	else if (info == XLOG_NVM_PAGE_CHANGE || info == XLOG_NVM_NEW_PAGE ||
+			 info == XLOG_NVM_PAGE_MOVE)
+	{
+		XlNvmPage	xlrec;
+
+		memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+		appendStringInfo(buf, "entry %d", xlrec.dirIndex);
+		if (info == XLOG_NVM_PAGE_CHANGE)
+			appendStringInfo(buf, " %s, %u bytes",
+							 page_desc ? page_desc(xlrec.type) : "record", xlrec.len);
+		if (XLogRecHasBlockImage(record, 0))
+			appendStringInfoString(buf, info == XLOG_NVM_NEW_PAGE ?
+								   ", whole page" : ", with the page before it");
+	}
 }
 
 static const char *
@@ -150,6 +237,18 @@ NvmXlogIdentify(uint8 info)
 			return "XID_IN_USE";
 		case XLOG_NVM_COMMIT_RESOLVED:
 			return "COMMIT_RESOLVED";
+		case XLOG_NVM_PAGE_CHANGE:
+			return "PAGE_CHANGE";
+		case XLOG_NVM_NEW_PAGE:
+			return "NEW_PAGE";
+		case XLOG_NVM_PAGE_MOVE:
+			return "PAGE_MOVE";
+		case XLOG_NVM_REL_CREATE:
+			return "REL_CREATE";
+		case XLOG_NVM_REL_DROP:
+			return "REL_DROP";
+		case XLOG_NVM_REL_TRUNCATE:
+			return "REL_TRUNCATE";
 	}
 	return NULL;
 }
@@ -168,7 +267,101 @@ static RmgrData nvm_rmgr = {
 void
 NvmXlogInit(void)
 {
+	if (nvm_wal_log && wal_level < WAL_LEVEL_REPLICA)
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("nvm_am.wal_log = on requires wal_level replica or logical"),
+				 errdetail("WAL of level minimal serves neither base backups nor standbys, which nvm_am.wal_log is for."),
+				 errhint("Set wal_level = replica, or nvm_am.wal_log = off.")));
+	if (nvm_wal_log && !fullPageWrites)
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("nvm_am.wal_log = on requires full_page_writes = on"),
+				 errdetail("Without full-page images, WAL replay could apply a change of an nvm_am page twice."),
+				 errhint("Set full_page_writes = on, or nvm_am.wal_log = off.")));
 	RegisterCustomRmgr(NVM_RMGR_ID, &nvm_rmgr);
+}
+
+/*
+ * NvmXlogSetPageRedo - install the redo and the description of the page
+ * records (the page layer's); called from _PG_init.
+ */
+void
+NvmXlogSetPageRedo(NvmXlogPageRedoFn redo, NvmXlogPageDescFn desc)
+{
+	page_redo = redo;
+	page_desc = desc;
+}
+
+/*
+ * NvmXlogRelLogged - does WAL carry the creation and drop of the relation
+ * of an entry with state word state?  With nvm_am.wal_log, every but a
+ * temporary one's.
+ */
+static bool
+NvmXlogRelLogged(uint64 state)
+{
+	return nvm_wal_log && !(state & NVM_REL_TEMP) && XLogInsertAllowed();
+}
+
+/*
+ * NvmXlogRel - write a relation record (info) of entry dirIndex, which
+ * holds node with state word state.
+ */
+static void
+NvmXlogRel(uint8 info, int dirIndex, const RelFileNode *node, uint64 state,
+		   BlockNumber nblocks)
+{
+	XlNvmRel	xlrec;
+
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.dirIndex = dirIndex;
+	xlrec.node = *node;
+	xlrec.state = state;
+	xlrec.nblocks = nblocks;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	(void) XLogInsert(NVM_RMGR_ID, info);
+}
+
+/*
+ * NvmXlogRelCreate - with nvm_am.wal_log, log that entry dirIndex now holds
+ * node with state word state.  Caller holds the directory lock
+ * exclusively.
+ */
+void
+NvmXlogRelCreate(int dirIndex, const RelFileNode *node, uint64 state)
+{
+	if (NvmXlogRelLogged(state))
+		NvmXlogRel(XLOG_NVM_REL_CREATE, dirIndex, node, state, 0);
+}
+
+/*
+ * NvmXlogRelDrop - with nvm_am.wal_log, log that entry dirIndex, which held
+ * node with state word state, is being freed.  Caller holds the directory
+ * lock exclusively.
+ */
+void
+NvmXlogRelDrop(int dirIndex, const RelFileNode *node, uint64 state)
+{
+	if (NvmXlogRelLogged(state))
+		NvmXlogRel(XLOG_NVM_REL_DROP, dirIndex, node, state, 0);
+}
+
+/*
+ * NvmXlogRelTruncate - with nvm_am.wal_log, log that the relation of entry
+ * dirIndex is being cut to nblocks blocks (nothing for an unlogged one,
+ * whose pages are not in WAL).  Caller holds AccessExclusiveLock on it.
+ */
+void
+NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks)
+{
+	RelFileNode node;
+	uint64		state;
+
+	if (NvmPoolRelGetKey(dirIndex, &node, &state) &&
+		NvmXlogRelLogged(state) && !(state & NVM_REL_UNLOGGED))
+		NvmXlogRel(XLOG_NVM_REL_TRUNCATE, dirIndex, &node, state, nblocks);
 }
 
 Size

@@ -266,6 +266,19 @@ run_suite "isolation, read_mode = copy" "$WORK/isolation_copy.log" output_iso/re
 run_suite "differential, read_mode = copy" \
     "$WORK/diff_copy.log" /dev/null "$COPY /usr/bin/python3 test/diff/run_diff.py"
 
+# and with nvm_am.wal_log = on: every change also written to WAL (and
+# replayed by the crash recovery of the TAP tests below) must give the same
+# results
+echo "== restarting the cluster with nvm_am.wal_log = on"
+if as_pg "echo \"nvm_am.wal_log = on\" >> '$WORK/data/postgresql.conf'" && cluster_restart "$WORK"; then
+    run_suite "pg_regress, nvm_am.wal_log = on" "$WORK/regress_wal.log" regression.diffs \
+        "make -s installcheck ISOLATION= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
+    run_suite "isolation, nvm_am.wal_log = on" "$WORK/isolation_wal.log" output_iso/regression.diffs \
+        "make -s installcheck REGRESS= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
+else
+    failed=$((failed + 1)); echo "   restart with nvm_am.wal_log = on failed"
+fi
+
 cluster_stop "$WORK" "$POOL"
 trap - EXIT
 

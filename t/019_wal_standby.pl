@@ -1,0 +1,178 @@
+# 019_wal_standby.pl - nvm_am.wal_log = on: nvm_am tables reach a standby.
+# A base backup taken with pg_basebackup while pgbench writes (the pool, in
+# the data directory, is copied while it changes) starts a streaming
+# standby that replays the nvm_am records; the standby survives a crash in
+# the middle of replay; promoted after catch-up, its tables equal the
+# primary's row by row, nvm_am_check() is clean on both, and it writes.
+# pg_walinspect shows the records by name.  And the setting refuses to
+# start without the WAL it needs.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+$ENV{PMEM_IS_PMEM_FORCE} = 1;
+my $conf = qq{
+shared_preload_libraries = 'nvm_am'
+nvm_am.pool_size = '64MB'
+nvm_am.wal_log = on
+autovacuum = off
+};
+
+my $primary = PostgreSQL::Test::Cluster->new('primary');
+$primary->init(allows_streaming => 1);
+$primary->append_conf('postgresql.conf', $conf . "wal_keep_size = '1GB'\n");
+$primary->start;
+sub psql_p { return $primary->safe_psql('postgres', $_[0]); }
+
+psql_p(q{CREATE EXTENSION nvm_am;
+         CREATE EXTENSION pg_walinspect;
+         ALTER DATABASE postgres SET default_table_access_method = nvm_am;});
+my $lsn0 = psql_p('SELECT pg_current_wal_lsn()');
+$primary->command_ok([ 'pgbench', '-i', '-q', '-s', '2', '-h', $primary->host,
+	'-p', $primary->port, 'postgres' ], 'pgbench -i on nvm_am tables');
+is(psql_p(q{SELECT count(*) FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+            WHERE a.amname = 'nvm_am' AND c.relname LIKE 'pgbench_%'}), '4',
+	'the pgbench tables are nvm_am tables');
+psql_p(q{CREATE TABLE kv (k int PRIMARY KEY, v text);
+         INSERT INTO kv SELECT g, md5(g::text) FROM generate_series(1, 5000) g;
+         CREATE UNLOGGED TABLE scratch (a int);
+         INSERT INTO scratch SELECT generate_series(1, 100);});
+
+# the records by name, as pg_walinspect (the server's rm_desc) shows them
+my $kinds = psql_p(qq{SELECT string_agg(DISTINCT record_type, ',' ORDER BY record_type)
+                      FROM pg_get_wal_records_info('$lsn0', pg_current_wal_lsn())
+                      WHERE resource_manager = 'nvm_am'});
+like($kinds, qr/NEW_PAGE/, "nvm_am records in WAL: $kinds");
+like($kinds, qr/PAGE_CHANGE/, 'page changes among them');
+like($kinds, qr/REL_CREATE/, 'relation creations among them');
+like(psql_p(qq{SELECT description FROM pg_get_wal_records_info('$lsn0', pg_current_wal_lsn())
+               WHERE record_type = 'PAGE_CHANGE' LIMIT 1}),
+	qr/^entry \d+ (patch|prune), \d+ bytes/, 'a page change is described');
+
+# pgbench writing while the base backup copies the pool
+sub start_pgbench
+{
+	my ($node, $secs) = @_;
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'pgbench', '-n', '-c', '2', '-T', $secs, '-h', $node->host,
+		  '-p', $node->port, 'postgres' ],
+		'>', \$out, '2>', \$err);
+	return [ $h, \$out, \$err ];
+}
+sub finish_pgbench
+{
+	my ($run, $name) = @_;
+	$run->[0]->finish;
+	like(${ $run->[1] }, qr/number of transactions actually processed: [1-9]/,
+		"$name: pgbench committed transactions");
+}
+my $run = start_pgbench($primary, 6);
+sleep 1;
+$primary->backup('bkp');
+finish_pgbench($run, 'during the base backup');
+
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($primary, 'bkp', has_streaming => 1);
+$standby->start;
+$primary->wait_for_catchup($standby);
+ok(1, 'the standby caught up');
+my ($ret, $out, $err) = $standby->psql('postgres', 'SELECT count(*) FROM kv');
+like($err, qr/nvm_am tables cannot be accessed during recovery.*\n.*hot standby/s,
+	'reads on the standby are refused, saying why');
+
+# more writes, a crash of the standby in the middle of replay, catch-up
+$run = start_pgbench($primary, 4);
+sleep 2;
+$standby->stop('immediate');
+$standby->start;
+finish_pgbench($run, 'while the standby crashed');
+psql_p(q{UPDATE kv SET v = v || 'x' WHERE k % 10 = 0;
+         DELETE FROM kv WHERE k % 100 = 1;
+         VACUUM kv;
+         CREATE TABLE gone (a int); INSERT INTO gone SELECT generate_series(1, 1000);
+         DROP TABLE gone;
+         TRUNCATE pgbench_history;
+         INSERT INTO pgbench_history (tid, bid, aid, delta) VALUES (1, 1, 1, 1);});
+$primary->wait_for_catchup($standby);
+
+# the same rows on both, once the standby is promoted
+my %q = (
+	accounts => q{SELECT md5(string_agg(aid || ':' || abalance, ',' ORDER BY aid)) FROM pgbench_accounts},
+	tellers => q{SELECT md5(string_agg(tid || ':' || tbalance, ',' ORDER BY tid)) FROM pgbench_tellers},
+	branches => q{SELECT md5(string_agg(bid || ':' || bbalance, ',' ORDER BY bid)) FROM pgbench_branches},
+	history => q{SELECT count(*) || ':' || sum(delta) FROM pgbench_history},
+	kv => q{SELECT count(*) || ':' || md5(string_agg(k || v, ',' ORDER BY k)) FROM kv},
+	balance => q{SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(bbalance) FROM pgbench_branches)});
+my %want = map { $_ => psql_p($q{$_}) } keys %q;
+$standby->promote;
+$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+  or die 'the standby was not promoted';
+for my $t (sort keys %q)
+{
+	is($standby->safe_psql('postgres', $q{$t}), $want{$t}, "promoted standby: $t as on the primary");
+}
+is($want{balance}, 't', 'balances add up');
+for my $node ($primary, $standby)
+{
+	for my $rel (qw(pgbench_accounts pgbench_tellers pgbench_branches pgbench_history kv))
+	{
+		is($node->safe_psql('postgres', "SELECT count(*) FROM nvm_am.nvm_am_check('$rel')"),
+			'0', $node->name . ": nvm_am_check('$rel') is clean");
+	}
+}
+is($standby->safe_psql('postgres', 'SELECT count(*) FROM scratch'), '0',
+	'an unlogged table is empty on the promoted standby');
+ok(!$standby->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname = 'gone'}),
+	'the dropped table is gone');
+
+# the promoted standby writes to its nvm_am tables
+$standby->safe_psql('postgres', q{INSERT INTO kv VALUES (100001, 'new'); INSERT INTO scratch VALUES (1);});
+$run = start_pgbench($standby, 2);
+finish_pgbench($run, 'on the promoted standby');
+is($standby->safe_psql('postgres', q{SELECT v FROM kv WHERE k = 100001}), 'new',
+	'a row written on the promoted standby');
+is($standby->safe_psql('postgres', q{SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(bbalance) FROM pgbench_branches)}),
+	't', 'balances add up on the promoted standby');
+$standby->restart;
+is($standby->safe_psql('postgres', q{SELECT v FROM kv WHERE k = 100001}), 'new',
+	'and after its restart');
+
+# a crash of a server in WAL mode: replay onto its own pool (which holds
+# changes the WAL may not) keeps every acknowledged transaction
+my $hist0 = $standby->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history');
+$standby->command_ok([ 'pgbench', '-n', '-c', '2', '-t', '500', '-h', $standby->host,
+	'-p', $standby->port, 'postgres' ], '1000 pgbench transactions');
+$run = start_pgbench($standby, 3);
+sleep 1;
+$standby->stop('immediate');
+$run->[0]->finish;
+$standby->start;
+cmp_ok($standby->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history'), '>=', $hist0 + 1000,
+	'after a crash under load: every acknowledged transaction is there');
+is($standby->safe_psql('postgres', q{SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(bbalance) FROM pgbench_branches)}),
+	't', 'after the crash: balances add up');
+for my $rel (qw(pgbench_accounts pgbench_tellers pgbench_branches pgbench_history kv))
+{
+	is($standby->safe_psql('postgres', "SELECT count(*) FROM nvm_am.nvm_am_check('$rel')"),
+		'0', "after the crash: nvm_am_check('$rel') is clean");
+}
+
+# the setting refuses to start without the WAL it needs
+my $minimal = PostgreSQL::Test::Cluster->new('minimal');
+$minimal->init;
+$minimal->append_conf('postgresql.conf', $conf . "wal_level = minimal\nmax_wal_senders = 0\n");
+ok(!$minimal->start(fail_ok => 1), 'nvm_am.wal_log with wal_level = minimal does not start');
+like(slurp_file($minimal->logfile), qr/FATAL:  nvm_am.wal_log = on requires wal_level replica or logical/,
+	'and says why');
+$minimal->append_conf('postgresql.conf', "wal_level = replica\nfull_page_writes = off\n");
+ok(!$minimal->start(fail_ok => 1), 'nvm_am.wal_log with full_page_writes = off does not start');
+like(slurp_file($minimal->logfile), qr/FATAL:  nvm_am.wal_log = on requires full_page_writes = on/,
+	'and says why');
+
+$primary->stop;
+$standby->stop;
+done_testing();
