@@ -82,9 +82,11 @@
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
+#include "access/xlogutils.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
+#include "storage/standby.h"
 #include "utils/snapmgr.h"
 
 #include "nvm_page.h"
@@ -160,9 +162,16 @@ static IplRecBuf recbuf;
 /* set while this process redoes a WAL record: nothing is logged again */
 static bool ipl_in_redo = false;
 
+/* the conflict horizon of the page record being written (IplWalChangeExt) */
+static TransactionId ipl_wal_conflict = InvalidTransactionId;
+
 static void IplApplyInPlace(int slot, Page image);
 static bool IplWalNeeded(int dirIndex);
 static void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb);
+static void IplWalChangeExt(IplSlot *s, Page page, const IplRecBuf *rb,
+							TransactionId conflictXid);
+static bool IplPruneApply(Page page, IplRecBuf *rb, Page np,
+						  TransactionId conflictXid);
 static void IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 					   uint64 *lsn, uint8 type, const char *body, int len,
 					   uint8 regflags);
@@ -779,19 +788,27 @@ IplDropPage(uint64 *held)
 
 /*
  * IplWriteFrame - write image, with a new generation (so its log area is
- * empty), to newframe and make that block blkno's frame; the old frame is
- * retired.  Caller holds the page lock exclusively and allocated newframe.
+ * empty), to newframe and make that block blkno's frame; slot, when not
+ * -1, is the page's cache slot and follows it to newframe.  The old frame
+ * is retired last: once free, another backend may take it and map an
+ * image of it, which must not find this page's slot still mapped there.
+ * Caller holds the page lock exclusively and allocated newframe.
  */
 static void
-IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe)
+IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe,
+			  int slot)
 {
 	Page		dst = NvmPoolFramePage(newframe);
+	uint64		old;
 
 	IplPageSetGen(image, NvmPoolNextGeneration());
 	IplSetChecksum(dirIndex, blkno, image);
 	memcpy(dst, image, BLCKSZ);
 	NvmPoolPersist(dst, BLCKSZ);
-	NvmPoolRetireFrame(NvmPoolRelSwapFrame(dirIndex, blkno, newframe));
+	old = NvmPoolRelSwapFrame(dirIndex, blkno, newframe);
+	if (slot >= 0)
+		IplCacheRemap(slot, newframe);
+	NvmPoolRetireFrame(old);
 	NvmPoolCountAdd(NVM_STAT_MERGES_ON_FULL, 1);
 	NvmPoolCountAdd(NVM_STAT_MERGE_BYTES_WRITTEN, BLCKSZ);
 }
@@ -805,8 +822,7 @@ IplWriteBack(int slot, Page image, uint64 newframe)
 {
 	IplSlot    *s = IplCacheSlotById(slot);
 
-	IplWriteFrame(s->dirIndex, s->blkno, image, newframe);
-	IplCacheRemap(slot, newframe);
+	IplWriteFrame(s->dirIndex, s->blkno, image, newframe, slot);
 }
 
 /*
@@ -859,9 +875,6 @@ IplApply(Page page, IplRecBuf *rb)
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
-		/* (a PRUNE record comes here only in WAL redo) */
-		if (rb->u.hdr.type == IPL_REC_PRUNE)
-			s->logHasPrune = true;
 	}
 	else if (s->logAppendOnly && (rb->u.hdr.flags & IPL_RECF_APPEND))
 	{
@@ -1171,33 +1184,19 @@ IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
 /*
  * IplPruneWrite - make the pruned line pointers of np (a copy of page
  * with line pointers changed, nothing else) the page's new state: a PRUNE
- * record in the log, applied to the image in place when nobody has it
- * pinned, else to a copy of the image in a new cache slot, or, when the
- * log is full or no slot is free, a new frame.  page is the page's cached
- * image; readers that pinned it may point into it, so then it is left as
- * it is and unmapped.  Returns false, changing nothing, when the pool has no
- * frame for the page.  Caller holds the page lock exclusively.
+ * record (IplPruneApply).  conflictXid is the newest xid of a tuple the
+ * prune removes (for the conflicts of a hot standby's queries).  Returns
+ * false, changing nothing, when the pool has no frame for the page.
+ * Caller holds the page lock exclusively.
  */
 static bool
-IplPruneWrite(Page page, Page np, TransactionId pruneXid)
+IplPruneWrite(Page page, Page np, TransactionId pruneXid,
+			  TransactionId conflictXid)
 {
-	int			slot = IplCacheSlotOfPage(page);
-	IplSlot    *s;
 	IplRecBuf  *rb = &recbuf;
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
 	uint32		n = 0;
 	uint32		hdr[2];
-	int			newslot = -1;
-	uint64		frame = 0;
-	int			dirIndex;
-	BlockNumber blkno;
-	bool		fits;
-	bool		wal;
-
-	if (slot < 0)
-		elog(ERROR, "nvm_am page change outside the merge cache");
-	s = IplCacheSlotById(slot);
-	wal = IplWalNeeded(s->dirIndex);
 
 	IplRecStart(rb, IPL_REC_PRUNE);
 	hdr[0] = pruneXid;
@@ -1216,6 +1215,35 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 		n++;
 	}
 	memcpy(rb->u.data + sizeof(IplRecord) + 4, &n, sizeof(n));
+	return IplPruneApply(page, rb, np, conflictXid);
+}
+
+/*
+ * IplPruneApply - make the PRUNE record in rb (not finished yet) a change
+ * of page, the page's cached image: in its log, applied to the image in
+ * place when nobody has it pinned, else to a copy of the image in a new
+ * cache slot, or, when the log is full or no slot is free, a new frame.
+ * Readers that pinned the image may point into it, so then it is left as
+ * it is and unmapped.  np is scratch space for a page.  Returns false,
+ * changing nothing, when the pool has no frame for the page.  Caller holds
+ * the page lock exclusively.
+ */
+static bool
+IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
+{
+	int			slot = IplCacheSlotOfPage(page);
+	IplSlot    *s;
+	int			newslot = -1;
+	uint64		frame = 0;
+	int			dirIndex;
+	BlockNumber blkno;
+	bool		fits;
+	bool		wal;
+
+	if (slot < 0)
+		elog(ERROR, "nvm_am page change outside the merge cache");
+	s = IplCacheSlotById(slot);
+	wal = IplWalNeeded(s->dirIndex);
 	IplRecFinish(rb, IplPageGen(page));
 
 	/*
@@ -1227,7 +1255,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	if (fits && NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
 	{
 		if (wal)
-			IplWalChange(s, page, rb);
+			IplWalChangeExt(s, page, rb, conflictXid);
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own prune record");
@@ -1245,7 +1273,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 			return false;
 	}
 	if (wal)
-		IplWalChange(s, page, rb);
+		IplWalChangeExt(s, page, rb, conflictXid);
 
 	/* the new image: np, compacted as redo compacts it */
 	memcpy(np, page, BLCKSZ);
@@ -1270,7 +1298,7 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid)
 	else
 	{
 		IplCacheUnmap(slot);
-		IplWriteFrame(dirIndex, blkno, np, frame);
+		IplWriteFrame(dirIndex, blkno, np, frame, -1);
 	}
 	return true;
 }
@@ -1368,7 +1396,9 @@ IplSetPruneXid(Page page, TransactionId xid)
  * IplPruneExecute - carry out what the pruning decision (NvmPrunePage)
  * chose for page blkno: the line pointers in redirected[] (pairs: from,
  * to) redirect, those in nowdead[] become dead, those in nowunused[] are
- * freed; nextPrune becomes the page's pd_prune_xid.  Each line pointer is
+ * freed; nextPrune becomes the page's pd_prune_xid; conflictXid is the
+ * newest xid of a removed tuple (the hot-standby conflict horizon, or
+ * InvalidTransactionId).  Each line pointer is
  * named at most once.  The page is compacted in place when nobody has it
  * pinned, else rewritten copy-on-write (IplPruneWrite).
  * Returns false, changing nothing, when the pool has no frame for it.
@@ -1379,7 +1409,7 @@ IplPruneExecute(int dirIndex, BlockNumber blkno,
 				OffsetNumber *redirected, int nredirected,
 				OffsetNumber *nowdead, int ndead,
 				OffsetNumber *nowunused, int nunused,
-				TransactionId nextPrune)
+				TransactionId nextPrune, TransactionId conflictXid)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
 	PGAlignedBlock copy;
@@ -1392,7 +1422,7 @@ IplPruneExecute(int dirIndex, BlockNumber blkno,
 		ItemIdSetDead(PageGetItemId(np, nowdead[i]));
 	for (int i = 0; i < nunused; i++)
 		ItemIdSetUnused(PageGetItemId(np, nowunused[i]));
-	if (!IplPruneWrite(page, np, nextPrune))
+	if (!IplPruneWrite(page, np, nextPrune, conflictXid))
 		return false;
 	NvmPoolCountAdd(NVM_STAT_PAGES_PRUNED, 1);
 	return true;
@@ -1517,11 +1547,25 @@ IplWalBody(const IplRecBuf *rb, Page base, char *out)
 static void
 IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb)
 {
+	IplWalChangeExt(s, page, rb, InvalidTransactionId);
+}
+
+/*
+ * IplWalChangeExt - IplWalChange of a change that removes tuples, the
+ * newest of whose xids is conflictXid: a hot standby's queries that may
+ * still see them are cancelled (or waited for) before it is redone.
+ */
+static void
+IplWalChangeExt(IplSlot *s, Page page, const IplRecBuf *rb,
+				TransactionId conflictXid)
+{
 	static char body[2 * BLCKSZ];
 	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), body);
 
+	ipl_wal_conflict = conflictXid;
 	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page, &s->walLsn,
 			   rb->u.hdr.type, body, len, 0);
+	ipl_wal_conflict = InvalidTransactionId;
 }
 
 /*
@@ -1547,6 +1591,7 @@ IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 	xlrec.dirIndex = dirIndex;
 	xlrec.type = type;
 	xlrec.len = (uint16) len;
+	xlrec.conflictXid = ipl_wal_conflict;
 
 	/*
 	 * pd_lsn of an nvm_am page holds its generation; for XLogInsert it
@@ -1584,10 +1629,10 @@ IplRedoReplace(int dirIndex, BlockNumber blkno, Page image)
 	uint64		old = NvmPoolRelGetFrame(dirIndex, blkno);
 	int			slot = IplCacheLookup(old);
 
-	/* an image of the old frame in the cache is stale from now on */
+	/* an image of the old frame is stale from now on; readers keep theirs */
 	if (slot >= 0)
-		IplCacheDropStale(slot, old);
-	IplWriteFrame(dirIndex, blkno, image, NvmPoolAllocFrame(true));
+		IplCacheUnmap(slot);
+	IplWriteFrame(dirIndex, blkno, image, NvmPoolAllocFrame(true), -1);
 }
 
 /*
@@ -1621,6 +1666,14 @@ IplWalRedo(XLogReaderState *record)
 	if (hasImage && !RestoreBlockImage(record, 0, image.data))
 		elog(PANIC, "nvm_am redo: %s", record->errormsg_buf);
 
+	/*
+	 * Queries of a hot standby that may still see tuples this removes are
+	 * cancelled, or waited for, first: never under the page lock, which
+	 * they may be waiting for.
+	 */
+	if (InHotStandby && TransactionIdIsValid(xlrec.conflictXid))
+		ResolveRecoveryConflictWithSnapshot(xlrec.conflictXid, node);
+
 	ipl_in_redo = true;
 	if (info == XLOG_NVM_NEW_PAGE)
 	{
@@ -1643,10 +1696,22 @@ IplWalRedo(XLogReaderState *record)
 		if (info == XLOG_NVM_PAGE_CHANGE)
 		{
 			IplRecBuf  *rb = &recbuf;
+			Page		page = IplGetPage(xlrec.dirIndex, blkno);
 
 			IplRecStart(rb, xlrec.type);
 			IplRecAdd(rb, XLogRecGetData(record) + sizeof(xlrec), xlrec.len);
-			IplApply(IplGetPage(xlrec.dirIndex, blkno), rb);
+			/* a prune moves tuples: never under readers that pinned the image */
+			if (xlrec.type == IPL_REC_PRUNE)
+			{
+				if (!IplPruneApply(page, rb, image.data, InvalidTransactionId))
+					ereport(ERROR,
+							(errcode(ERRCODE_DISK_FULL),
+							 errmsg("nvm_am pool is full"),
+							 errdetail("WAL redo of a prune of block %u found no free page frame.", blkno),
+							 errhint("Raise nvm_am.pool_size and restart the server: the pool grows.")));
+			}
+			else
+				IplApply(page, rb);
 		}
 		LWLockRelease(lock);
 	}

@@ -29,6 +29,7 @@
 #include "access/heaptoast.h"
 #include "access/multixact.h"
 #include "access/tableam.h"
+#include "access/xlogreader.h"
 #include "catalog/pg_am.h"
 #include "catalog/storage.h"
 #include "catalog/storage_xlog.h"
@@ -102,6 +103,30 @@ nvm_shmem_startup(void)
 }
 
 /*
+ * nvm_page_redo - WAL redo of the page records (nvm_am.wal_log): the page
+ * layer's, and for a new page the relation's main-fork file grown with it,
+ * as on the primary (NvmStorageExtended), for pg_relation_size() on a
+ * standby.
+ */
+static void
+nvm_page_redo(XLogReaderState *record)
+{
+	RelFileNode node;
+	ForkNumber	fork;
+	BlockNumber blkno;
+
+	IplWalRedo(record);
+	if ((XLogRecGetInfo(record) & ~XLR_INFO_MASK) == XLOG_NVM_NEW_PAGE &&
+		XLogRecGetBlockTagExtended(record, 0, &node, &fork, &blkno, NULL))
+	{
+		SMgrRelation smgr = smgropen(node, InvalidBackendId);
+
+		if (smgrexists(smgr, MAIN_FORKNUM))
+			NvmStorageExtended(smgr, blkno);
+	}
+}
+
+/*
  * _PG_init - in the postmaster (shared_preload_libraries): define the
  * settings, map the pool (before any child is forked, so that every
  * process sees it at the same address) and install the hooks.
@@ -119,7 +144,7 @@ _PG_init(void)
 	NvmGucDefine();
 	NvmPoolOpenOrCreate();
 	NvmXlogInit();
-	NvmXlogSetPageRedo(IplWalRedo, IplWalTypeName);
+	NvmXlogSetPageRedo(nvm_page_redo, IplWalTypeName);
 	NvmCommitInit();
 	NvmStorageInit(&nvm_methods);
 	NvmRecoveryInit();

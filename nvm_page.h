@@ -78,7 +78,7 @@ extern bool IplPruneExecute(int dirIndex, BlockNumber blkno,
 							OffsetNumber *redirected, int nredirected,
 							OffsetNumber *nowdead, int ndead,
 							OffsetNumber *nowunused, int nunused,
-							TransactionId nextPrune);
+							TransactionId nextPrune, TransactionId conflictXid);
 extern void IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno);
 
 /* ----------------------------------------------------------------

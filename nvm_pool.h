@@ -130,6 +130,8 @@ typedef struct XlNvmPage
 	uint8		type;			/* PAGE_CHANGE: the in-page log record type */
 	uint8		pad;
 	uint16		len;
+	TransactionId conflictXid;	/* a prune: the newest xid of a removed
+								 * tuple, for the queries of a hot standby */
 } XlNvmPage;
 
 /* the main data of the relation records */

@@ -33,7 +33,9 @@
  */
 #include "postgres.h"
 
+#include "access/heapam_xlog.h"
 #include "access/htup_details.h"
+#include "access/xlog.h"
 #include "utils/snapmgr.h"
 
 #include "nvm_am.h"
@@ -196,7 +198,9 @@ NvmPruneWorthIt(Relation rel, Page page)
 void
 NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 {
-	if (!NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
+	/* a hot standby reads, it never changes a page */
+	if (RecoveryInProgress() ||
+		!NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
 		return;
 	LWLockRelease(lock);
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
@@ -234,6 +238,7 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 	int			nunused = 0;
 	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
 	TransactionId nextPrune = InvalidTransactionId;
+	TransactionId conflictXid = InvalidTransactionId;
 
 	if (!force &&
 		(!TransactionIdIsValid(pruneXid) ||
@@ -261,6 +266,9 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 				  (TransactionIdIsValid(oldestXmin) &&
 				   TransactionIdPrecedes(deleter, oldestXmin))))
 			dead[off] = true;
+		/* what a hot standby's queries must no longer see (WAL mode) */
+		if (dead[off])
+			HeapTupleHeaderAdvanceLatestRemovedXid(tup.t_data, &conflictXid);
 		else if (TransactionIdIsNormal(deleter) &&
 				 (!TransactionIdIsValid(nextPrune) || TransactionIdPrecedes(deleter, nextPrune)))
 			nextPrune = deleter;
@@ -331,5 +339,6 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		return false;
 	}
 	return IplPruneExecute(dirIndex, blkno, redirected, nredirected,
-						   nowdead, ndead, nowunused, nunused, nextPrune);
+						   nowdead, ndead, nowunused, nunused, nextPrune,
+						   conflictXid);
 }

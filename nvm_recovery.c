@@ -200,16 +200,19 @@ NvmRecoveryEnsureReady(void)
 	NvmPoolCheckPreloaded();
 	if (recovery_shared->resolved)
 		return;
+
+	/*
+	 * A hot standby in WAL mode reads what redo wrote; what a crash left
+	 * unsettled is settled after promotion, by the first access then.
+	 */
+	if (RecoveryInProgress() && nvm_wal_log)
+		return;
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("nvm_am tables cannot be accessed during recovery"),
-				 nvm_wal_log ?
-				 errdetail("Reads of nvm_am tables on a hot standby are not supported yet; the standby replays their changes.") :
-				 errdetail("nvm_am data is not carried by WAL, so a standby has none."),
-				 nvm_wal_log ?
-				 errhint("Promote the standby to read them.") :
-				 errhint("Set nvm_am.wal_log = on on the primary for standbys and backups that hold nvm_am data.")));
+				 errdetail("nvm_am data is not carried by WAL unless nvm_am.wal_log is on, so this standby has none."),
+				 errhint("Set nvm_am.wal_log = on on the primary and on the standby, and make the standby anew from a base backup.")));
 
 	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
 	if (!recovery_shared->resolved)
