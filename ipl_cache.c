@@ -343,7 +343,6 @@ IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
 		s->logHasPrune = logHasPrune;
 		s->logAppendOnly = (logUsed == 0);
 		s->usage = 1;
-		s->walLsn = InvalidXLogRecPtr;
 		s->frame = frame;
 		frame_slot[frame] = slot + 1;
 	}

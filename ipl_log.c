@@ -272,6 +272,44 @@ IplRecFinish(IplRecBuf *rb, uint64 gen)
 }
 
 /*
+ * IplPatchNext - read the patch at *p of a PATCH body that ends at end
+ * and move *p past it: its offset and length in *patch (IPL_PATCH_BASE
+ * taken off), *bytes where its bytes are in the body, or NULL for bytes
+ * the patch takes from the base image, whose CRC-32C is then in *crc.
+ * Returns 1 for a patch, 0 at the end of the list, -1 for a patch that
+ * does not fit the body or the page.
+ */
+static int
+IplPatchNext(const char **p, const char *end, IplPatch *patch,
+			 const char **bytes, pg_crc32c *crc)
+{
+	bool		inBase;
+
+	if (*p + sizeof(IplPatch) > end)
+		return 0;
+	memcpy(patch, *p, sizeof(IplPatch));
+	if (patch->len == 0)
+		return 0;
+	inBase = (patch->len & IPL_PATCH_BASE) != 0;
+	patch->len &= ~IPL_PATCH_BASE;
+	if (patch->off < 8 || patch->off + patch->len > BLCKSZ ||
+		*p + sizeof(IplPatch) + (inBase ? sizeof(pg_crc32c) : patch->len) > end)
+		return -1;
+	if (inBase)
+	{
+		memcpy(crc, *p + sizeof(IplPatch), sizeof(pg_crc32c));
+		*bytes = NULL;
+		*p += sizeof(IplPatch) + sizeof(pg_crc32c);
+	}
+	else
+	{
+		*bytes = *p + sizeof(IplPatch);
+		*p += sizeof(IplPatch) + patch->len;
+	}
+	return 1;
+}
+
+/*
  * IplRedoExt - apply record rec to page; base is the base image of the page
  * (the frame the log belongs to).  With verify, bytes the record takes from
  * the base must match the CRC it carries of them.  Returns false for a
@@ -289,37 +327,27 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 	switch (rec->type)
 	{
 		case IPL_REC_PATCH:
-			while (p + sizeof(IplPatch) <= end)
 			{
 				IplPatch	patch;
+				const char *bytes;
+				pg_crc32c	want;
+				int			r;
 
-				memcpy(&patch, p, sizeof(patch));
-				if (patch.len == 0)
-					break;
-				if (patch.len & IPL_PATCH_BASE)
+				while ((r = IplPatchNext(&p, end, &patch, &bytes, &want)) > 0)
 				{
-					int			len = patch.len & ~IPL_PATCH_BASE;
-					pg_crc32c	want;
-
-					if (patch.off < 8 || patch.off + len > BLCKSZ ||
-						p + sizeof(patch) + sizeof(want) > end)
-						return false;
-					memcpy(&want, p + sizeof(patch), sizeof(want));
-					if (verify && IplBytesCrc((char *) base + patch.off, len) != want)
-						return false;
-					if (!dry && page != base)
-						memcpy((char *) page + patch.off, (char *) base + patch.off, len);
-					p += sizeof(patch) + sizeof(want);
-					continue;
+					if (bytes == NULL)
+					{
+						if (verify && IplBytesCrc((char *) base + patch.off, patch.len) != want)
+							return false;
+						bytes = (char *) base + patch.off;
+						if (page == base)
+							continue;
+					}
+					if (!dry)
+						memcpy((char *) page + patch.off, bytes, patch.len);
 				}
-				if (patch.off < 8 || patch.off + patch.len > BLCKSZ ||
-					p + sizeof(patch) + patch.len > end)
-					return false;
-				if (!dry)
-					memcpy((char *) page + patch.off, p + sizeof(patch), patch.len);
-				p += sizeof(patch) + patch.len;
+				return r == 0;
 			}
-			return true;
 		case IPL_REC_PRUNE:
 			{
 				uint32		pruneXid;
@@ -806,6 +834,7 @@ IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe,
 	memcpy(dst, image, BLCKSZ);
 	NvmPoolPersist(dst, BLCKSZ);
 	old = NvmPoolRelSwapFrame(dirIndex, blkno, newframe);
+	*NvmPoolFrameWalLsn(newframe) = ipl_in_redo ? InvalidXLogRecPtr : *NvmPoolFrameWalLsn(old);
 	if (slot >= 0)
 		IplCacheRemap(slot, newframe);
 	NvmPoolRetireFrame(old);
@@ -970,7 +999,8 @@ IplSeal(int dirIndex, BlockNumber blkno)
 		if (s->logUsed > 0 && s->logAppendOnly)
 		{
 			if (wal)
-				IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page, &s->walLsn,
+				IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page,
+						   NvmPoolFrameWalLsn(s->frame),
 						   0, NULL, 0, 0);
 			IplApplyInPlace(slot, page);
 		}
@@ -978,7 +1008,8 @@ IplSeal(int dirIndex, BlockNumber blkno)
 		return;
 	}
 	if (wal)
-		IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page, &s->walLsn,
+		IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page,
+				   NvmPoolFrameWalLsn(s->frame),
 				   0, NULL, 0, 0);
 	IplWriteBack(slot, page, frame);
 	if (NvmPoolFrameLogSize(frame) == 0)
@@ -1018,13 +1049,10 @@ IplNewPage(int dirIndex)
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dirIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
+	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
 	if (wal)
-	{
-		uint64		lsn = InvalidXLogRecPtr;
-
-		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, &lsn, 0, NULL, 0,
-				   REGBUF_WILL_INIT);
-	}
+		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, NvmPoolFrameWalLsn(frame),
+				   0, NULL, 0, REGBUF_WILL_INIT);
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
 }
@@ -1286,14 +1314,11 @@ IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
 	if (newslot >= 0)
 	{
 		uint64		pageframe = s->frame;
-		uint64		walLsn = s->walLsn;
-		int			mapped;
 
 		IplLogAppend(s, rb);
 		memcpy(IplCacheSlotPage(newslot), np, BLCKSZ);
 		IplCacheUnmap(slot);
-		mapped = IplCacheMap(newslot, dirIndex, blkno, pageframe, s->logUsed, true);
-		IplCacheSlotById(mapped)->walLsn = walLsn;
+		(void) IplCacheMap(newslot, dirIndex, blkno, pageframe, s->logUsed, true);
 	}
 	else
 	{
@@ -1448,13 +1473,10 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 	LWLockAcquire(lock, LW_SHARED);
 	memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
 	LWLockRelease(lock);
+	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
 	if (wal)
-	{
-		uint64		lsn = InvalidXLogRecPtr;
-
-		IplWalPage(XLOG_NVM_NEW_PAGE, dstIndex, blkno, page, &lsn, 0, NULL, 0,
-				   REGBUF_FORCE_IMAGE);
-	}
+		IplWalPage(XLOG_NVM_NEW_PAGE, dstIndex, blkno, page, NvmPoolFrameWalLsn(frame),
+				   0, NULL, 0, REGBUF_FORCE_IMAGE);
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dstIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
@@ -1471,8 +1493,9 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
  * change, as heap's full-page writes: replay from a checkpoint starts every
  * page it touches from that image, so it neither depends on a copy of the
  * pool taken while it changed nor applies a change twice.  The LSN of a
- * page's last record is kept with its image in the merge cache (walLsn);
- * a page not in the cache gets an image with its next record.
+ * page's last record is kept per frame in shared memory
+ * (NvmPoolFrameWalLsn), carried along when the page moves to another frame;
+ * after a start every page gets an image with its next record.
  * ----------------------------------------------------------------
  */
 
@@ -1515,25 +1538,19 @@ IplWalBody(const IplRecBuf *rb, Page base, char *out)
 		memcpy(out, p, end - p);
 		return end - p;
 	}
-	while (p + sizeof(IplPatch) <= end)
+	for (;;)
 	{
 		IplPatch	patch;
+		const char *bytes;
+		pg_crc32c	crc;
+		int			r = IplPatchNext(&p, end, &patch, &bytes, &crc);
 
-		memcpy(&patch, p, sizeof(patch));
-		if (patch.len == 0)
+		if (r == 0)
 			break;
-		if (patch.len & IPL_PATCH_BASE)
-		{
-			patch.len &= ~IPL_PATCH_BASE;
-			memcpy(out + n, &patch, sizeof(patch));
-			memcpy(out + n + sizeof(patch), (char *) base + patch.off, patch.len);
-			p += sizeof(patch) + sizeof(pg_crc32c);
-		}
-		else
-		{
-			memcpy(out + n, p, sizeof(patch) + patch.len);
-			p += sizeof(patch) + patch.len;
-		}
+		if (r < 0)
+			elog(PANIC, "nvm_am in-page log record does not parse");
+		memcpy(out + n, &patch, sizeof(patch));
+		memcpy(out + n + sizeof(patch), bytes ? bytes : (char *) base + patch.off, patch.len);
 		n += sizeof(patch) + patch.len;
 	}
 	return n;
@@ -1563,7 +1580,8 @@ IplWalChangeExt(IplSlot *s, Page page, const IplRecBuf *rb,
 	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), body);
 
 	ipl_wal_conflict = conflictXid;
-	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page, &s->walLsn,
+	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page,
+			   NvmPoolFrameWalLsn(s->frame),
 			   rb->u.hdr.type, body, len, 0);
 	ipl_wal_conflict = InvalidTransactionId;
 }

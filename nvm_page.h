@@ -96,9 +96,6 @@ typedef struct IplSlot
 								 * layout differs from the base's */
 	bool		logAppendOnly;	/* only IPL_RECF_APPEND records among them */
 	uint32		usage;			/* clock-sweep usage count */
-	uint64		walLsn;			/* nvm_am.wal_log: LSN of the page's last WAL
-								 * record (0: unknown, a full-page image is
-								 * due) */
 } IplSlot;
 
 extern int	IplCacheSlots(void);

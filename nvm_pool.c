@@ -201,6 +201,7 @@ static uint64 *pool_logmask = NULL; /* in shared memory: bit set = log frame */
 static uint64 *pool_copymask = NULL;	/* in shared memory: bit set = frame in
 										 * use in a base backup's copy */
 static bool pool_keep_frames = false;	/* NvmPoolSetKeepFrames */
+static uint64 *pool_wal_lsn = NULL;	/* in shared memory, per frame */
 static uint64 pool_total_size = 0;	/* bytes the header and extents describe */
 bool	   *pool_dir_damaged = NULL;	/* in shared memory, per entry */
 static NvmPoolRuntime *pool_runtime = NULL;
@@ -973,6 +974,8 @@ NvmPoolShmemSize(uint64 extra_pins)
 
 	size = add_size(size, mul_size(NvmPoolFrameCount() + 1 + extra_pins,
 								   sizeof(pg_atomic_uint32)));
+	/* the LSN of each frame's page's last WAL record (NvmPoolFrameWalLsn) */
+	size = add_size(size, mul_size(NvmPoolFrameCount() + 1, sizeof(uint64)));
 	/* one flag per directory entry: damaged (NvmPoolRebuildAllocation) */
 	size = add_size(size, pool_header ? pool_header->dir_entries : 0);
 	/* a row of counters per PGPROC, cache-line aligned */
@@ -1161,7 +1164,8 @@ NvmPoolShmemInit(uint64 extra_pins)
 	pool_pins = (pg_atomic_uint32 *) ((char *) pool_shared +
 									  add_size(offsetof(NvmPoolShared, bitmap),
 											   mul_size(3 * NvmPoolBitmapWords(), sizeof(uint64))));
-	pool_dir_damaged = (bool *) (pool_pins + NvmPoolFrameCount() + 1 + extra_pins);
+	pool_wal_lsn = (uint64 *) (pool_pins + NvmPoolFrameCount() + 1 + extra_pins);
+	pool_dir_damaged = (bool *) (pool_wal_lsn + NvmPoolFrameCount() + 1);
 	pool_counter_rows = (NvmCounterRow *)
 		CACHELINEALIGN(pool_dir_damaged + (pool_header ? pool_header->dir_entries : 0));
 	if (!found)
@@ -1173,6 +1177,7 @@ NvmPoolShmemInit(uint64 extra_pins)
 				pg_atomic_init_u64(&pool_counter_rows[p].c[i], 0);
 		for (uint64 f = 0; f <= NvmPoolFrameCount() + extra_pins; f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
+		memset(pool_wal_lsn, 0, (NvmPoolFrameCount() + 1) * sizeof(uint64));
 		pool_shared->extra_pins = extra_pins;
 		pool_shared->dir_lock = GetNamedLWLockTranche(NVM_TRANCHE_DIR);
 		pool_shared->alloc_lock = GetNamedLWLockTranche(NVM_TRANCHE_ALLOC);
@@ -1721,6 +1726,20 @@ uint32
 NvmPoolPinCount(uint64 frame)
 {
 	return pg_atomic_read_u32(&pool_pins[frame]) & PIN_COUNT_MASK;
+}
+
+/*
+ * NvmPoolFrameWalLsn - where the LSN of the last WAL record of the page in
+ * frame is kept (nvm_am.wal_log), in shared memory: 0 after a start, when
+ * the page gets a full-page image with its next record anyway.  The page
+ * layer reads and sets it under the page lock, and sets it whenever it
+ * writes a page into a frame.
+ */
+uint64 *
+NvmPoolFrameWalLsn(uint64 frame)
+{
+	Assert(NvmPoolFrameValid(frame));
+	return &pool_wal_lsn[frame];
 }
 
 /*

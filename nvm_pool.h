@@ -273,6 +273,7 @@ extern void NvmPoolReclaimKept(void);
 extern bool NvmPoolLogFramesScarce(void);
 extern Page NvmPoolFramePage(uint64 frame);
 extern char *NvmPoolFrameLog(uint64 frame);
+extern uint64 *NvmPoolFrameWalLsn(uint64 frame);
 extern uint32 NvmPoolFrameLogSize(uint64 frame);
 extern uint32 NvmPoolLogSize(void);
 extern uint64 NvmPoolNextGeneration(void);

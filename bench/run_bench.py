@@ -10,6 +10,8 @@ Storage set-ups (each on its own PostgreSQL cluster, see "Method"):
   nvm_am-copy     the same cluster and tables, read_mode = copy
   nvm_am-ipl-off  nvm_am with nvm_am.ipl_log_size = 0 (every change writes
                   its whole page)
+  nvm_am-wal      nvm_am with nvm_am.wal_log = on (every change also in WAL,
+                  commits through WAL): the tpcb rows only
 
 All clusters: the same shared_buffers (128MB), synchronous_commit = on,
 fsync = on, autovacuum off, max_wal_size = 4GB, no parallel query.
@@ -33,8 +35,8 @@ Method (why the ratios can be trusted on a noisy, shared machine)
 
   * All clusters run at the same time: "tmpfs" (databases for heap and
     nvm_am; serves heap, nvm_am and nvm_am-copy), "disk" (heap-disk) and
-    "ipl-off" (nvm_am-ipl-off), each with its own port, work directory and
-    pool file.  Only one run executes at any moment; the idle clusters
+    "ipl-off" (nvm_am-ipl-off) and "wal" (nvm_am-wal), each with its own
+    port, work directory and pool file.  Only one run executes at any moment; the idle clusters
     only sleep (checkpoint_timeout is 30 min and max_wal_size 4GB, and every
     run starts and ends with a CHECKPOINT of its own cluster, so normally no
     checkpoint falls inside a run).  Bytes are read once the checkpointer
@@ -467,7 +469,10 @@ SETUPS = {
     "nvm_am": ("tmpfs", "nvm_am", ""),
     "nvm_am-copy": ("tmpfs", "nvm_am", "-c nvm_am.read_mode=copy"),
     "nvm_am-ipl-off": ("ipl-off", "nvm_am", ""),
+    "nvm_am-wal": ("wal", "nvm_am", ""),
 }
+# set-ups that run only some workloads (the others run every workload)
+SETUP_WORKLOADS = {"nvm_am-wal": ("tpcb",)}
 # cluster -> (work directory, port, pool file, extra configuration,
 #             access methods (databases), in-page log bytes per frame or
 #             None when the cluster holds no nvm_am tables)
@@ -476,6 +481,8 @@ CLUSTERS = {
     "disk": (DISK_WORK, PORT + 1, "/dev/shm/nvm_bench_disk.pool", "", ("heap",), None),
     "ipl-off": ("/dev/shm/nvm_bench_ipl_off", PORT + 2, "/dev/shm/nvm_bench_ipl_off.pool",
                 "nvm_am.ipl_log_size = 0\n", ("nvm_am",), 0),
+    "wal": ("/dev/shm/nvm_bench_wal", PORT + 3, "/dev/shm/nvm_bench_wal.pool",
+            "nvm_am.wal_log = on\n", ("nvm_am",), 4096),
 }
 POOL_MB = {}             # cluster -> nvm_am.pool_size given (MB)
 FRAME_BYTES = {}         # cluster -> pool bytes per frame (its page, its share of log areas)
@@ -1369,7 +1376,8 @@ def plot(rows, outdir):
 
     setups = [s for s in SETUPS if any(r["setup"] == s for r in rows)]
     colors = {"heap": "#4477aa", "heap-disk": "#66ccee", "nvm_am": "#ee7733",
-              "nvm_am-copy": "#ccbb44", "nvm_am-ipl-off": "#aa3377"}
+              "nvm_am-copy": "#ccbb44", "nvm_am-ipl-off": "#aa3377",
+              "nvm_am-wal": "#228833"}
     workloads = [w for w, _ in WORKLOADS if any(r["workload"] == w for r in rows)]
     if any(r["workload"] == "load" for r in rows):
         workloads.insert(workloads.index("tpch") if "tpch" in workloads else len(workloads), "load")
@@ -1498,7 +1506,7 @@ def main():
                 continue
             t1 = time.monotonic()
             try:
-                func(cfg, chosen, rows)
+                func(cfg, [s for s in chosen if name in SETUP_WORKLOADS.get(s, (name,))], rows)
             except Exception as e:  # keep the other workloads and the table
                 FAILED.append(name)
                 note("workload %s stopped: %s" % (name, str(e).strip().replace("\n", " | ")[:600]))

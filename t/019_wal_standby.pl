@@ -15,34 +15,24 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
-$ENV{PMEM_IS_PMEM_FORCE} = 1;
-my $conf = qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_size = '64MB'
-nvm_am.wal_log = on
-autovacuum = off
-};
-
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', $conf . "wal_keep_size = '1GB'\n");
-$primary->start;
+my $primary = wal_node('primary', 2);
 sub psql_p { return $primary->safe_psql('postgres', $_[0]); }
 
-psql_p(q{CREATE EXTENSION nvm_am;
-         CREATE EXTENSION pg_walinspect;
-         ALTER DATABASE postgres SET default_table_access_method = nvm_am;});
+psql_p(q{CREATE EXTENSION pg_walinspect});
 my $lsn0 = psql_p('SELECT pg_current_wal_lsn()');
-$primary->command_ok([ 'pgbench', '-i', '-q', '-s', '2', '-h', $primary->host,
-	'-p', $primary->port, 'postgres' ], 'pgbench -i on nvm_am tables');
 is(psql_p(q{SELECT count(*) FROM pg_class c JOIN pg_am a ON a.oid = c.relam
             WHERE a.amname = 'nvm_am' AND c.relname LIKE 'pgbench_%'}), '4',
 	'the pgbench tables are nvm_am tables');
 psql_p(q{CREATE TABLE kv (k int PRIMARY KEY, v text);
          INSERT INTO kv SELECT g, md5(g::text) FROM generate_series(1, 5000) g;
          CREATE UNLOGGED TABLE scratch (a int);
-         INSERT INTO scratch SELECT generate_series(1, 100);});
+         INSERT INTO scratch SELECT generate_series(1, 100);
+         CHECKPOINT;
+         UPDATE kv SET v = v WHERE k <= 10;});
 
 # the records by name, as pg_walinspect (the server's rm_desc) shows them
 my $kinds = psql_p(qq{SELECT string_agg(DISTINCT record_type, ',' ORDER BY record_type)
@@ -53,7 +43,7 @@ like($kinds, qr/PAGE_CHANGE/, 'page changes among them');
 like($kinds, qr/REL_CREATE/, 'relation creations among them');
 is(psql_p(qq{SELECT count(*) > 0 FROM pg_get_wal_records_info('$lsn0', pg_current_wal_lsn())
              WHERE record_type = 'PAGE_CHANGE' AND description ~ ' with the page before it'}),
-	't', 'page changes carry the page image after a checkpoint');
+	't', 'a page\'s first change after a checkpoint carries its image');
 like(psql_p(qq{SELECT description FROM pg_get_wal_records_info('$lsn0', pg_current_wal_lsn())
                WHERE record_type = 'PAGE_CHANGE' LIMIT 1}),
 	qr/^entry \d+ (patch|prune), \d+ bytes/, 'a page change is described');
@@ -193,7 +183,7 @@ for my $rel (qw(pgbench_accounts pgbench_tellers pgbench_branches pgbench_histor
 # the setting refuses to start without the WAL it needs
 my $minimal = PostgreSQL::Test::Cluster->new('minimal');
 $minimal->init;
-$minimal->append_conf('postgresql.conf', $conf . "wal_level = minimal\nmax_wal_senders = 0\n");
+$minimal->append_conf('postgresql.conf', $NvmProc::WAL_CONF . "wal_level = minimal\nmax_wal_senders = 0\n");
 ok(!$minimal->start(fail_ok => 1), 'nvm_am.wal_log with wal_level = minimal does not start');
 like(slurp_file($minimal->logfile), qr/FATAL:  nvm_am.wal_log = on requires wal_level replica or logical/,
 	'and says why');

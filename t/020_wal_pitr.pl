@@ -9,23 +9,12 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
-$ENV{PMEM_IS_PMEM_FORCE} = 1;
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(has_archiving => 1, allows_streaming => 1);
-$primary->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_size = '64MB'
-nvm_am.wal_log = on
-autovacuum = off
-});
-$primary->start;
+my $primary = wal_node('primary', 1, '', has_archiving => 1);
 sub psql_p { return $primary->safe_psql('postgres', $_[0]); }
-
-psql_p(q{CREATE EXTENSION nvm_am;
-         ALTER DATABASE postgres SET default_table_access_method = nvm_am;});
-$primary->command_ok([ 'pgbench', '-i', '-q', '-s', '1', '-h', $primary->host,
-	'-p', $primary->port, 'postgres' ], 'pgbench -i on nvm_am tables');
 psql_p(q{CREATE TABLE kv (k int PRIMARY KEY, v text);
          INSERT INTO kv SELECT g, 'base' FROM generate_series(1, 3000) g;
          CREATE TABLE doomed (a int);

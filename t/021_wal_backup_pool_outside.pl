@@ -13,27 +13,16 @@ use PostgreSQL::Test::RecursiveCopy;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
-$ENV{PMEM_IS_PMEM_FORCE} = 1;
 my $pool = "/dev/shm/nvm_am_tap_outside_$$.pool";
 my $copy = "/dev/shm/nvm_am_tap_outside_copy_$$.pool";
 END { unlink $pool, $copy; }
 
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(has_archiving => 1, allows_streaming => 1);
-$primary->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_path = '$pool'
-nvm_am.pool_size = '64MB'
-nvm_am.wal_log = on
-autovacuum = off
-});
-$primary->start;
+my $primary = wal_node('primary', 1, "nvm_am.pool_path = '$pool'\n", has_archiving => 1);
 sub psql_p { return $primary->safe_psql('postgres', $_[0]); }
-psql_p(q{CREATE EXTENSION nvm_am;
-         ALTER DATABASE postgres SET default_table_access_method = nvm_am;});
-$primary->command_ok([ 'pgbench', '-i', '-q', '-s', '1', '-h', $primary->host,
-	'-p', $primary->port, 'postgres' ], 'pgbench -i on nvm_am tables');
 
 # pgbench writes while the backup is taken
 my ($out, $err) = ('', '');

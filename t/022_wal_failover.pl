@@ -12,22 +12,8 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-$ENV{PMEM_IS_PMEM_FORCE} = 1;
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_size = '64MB'
-nvm_am.wal_log = on
-autovacuum = off
-wal_keep_size = '1GB'
-});
-$primary->start;
+my $primary = wal_node('primary', 1);
 sub psql_p { return $primary->safe_psql('postgres', $_[0]); }
-psql_p(q{CREATE EXTENSION nvm_am;
-         ALTER DATABASE postgres SET default_table_access_method = nvm_am;});
-$primary->command_ok([ 'pgbench', '-i', '-q', '-s', '1', '-h', $primary->host,
-	'-p', $primary->port, 'postgres' ], 'pgbench -i on nvm_am tables');
 # no index: these transactions change nvm_am data and nothing else
 psql_p(q{CREATE TABLE acks (id int, note text)});
 

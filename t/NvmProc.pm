@@ -9,7 +9,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
-  nvm_node pool_layout pool_dir_entry pool_pte pool_log_records);
+  nvm_node wal_node pool_layout pool_dir_entry pool_pte pool_log_records);
 
 use PostgreSQL::Test::Cluster;
 
@@ -124,6 +124,35 @@ autovacuum = off
 } . ($extra // ''));
 	$ENV{PMEM_IS_PMEM_FORCE} = 1;
 	$node->start;
+	return $node;
+}
+
+# WAL_CONF - the settings of a node in WAL mode (wal_node), for tests that
+# make such a node themselves
+our $WAL_CONF = qq{
+shared_preload_libraries = 'nvm_am'
+nvm_am.pool_size = '64MB'
+nvm_am.wal_log = on
+autovacuum = off
+};
+
+# wal_node NAME, SCALE, EXTRA_CONF, INIT_PARAMS... - a started node with
+# nvm_am.wal_log = on (allows_streaming, WAL kept for standbys), nvm_am the
+# default table access method of database postgres, and the pgbench tables
+# of SCALE loaded (nvm_am tables)
+sub wal_node
+{
+	my ($name, $scale, $extra, %init) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+
+	$node->init(allows_streaming => 1, %init);
+	$node->append_conf('postgresql.conf', $WAL_CONF . "wal_keep_size = '1GB'\n" . ($extra // ''));
+	$ENV{PMEM_IS_PMEM_FORCE} = 1;
+	$node->start;
+	$node->safe_psql('postgres', q{CREATE EXTENSION nvm_am;
+		ALTER DATABASE postgres SET default_table_access_method = nvm_am;});
+	$node->command_ok([ 'pgbench', '-i', '-q', '-s', $scale, '-h', $node->host,
+		'-p', $node->port, 'postgres' ], "$name: pgbench -i on nvm_am tables");
 	return $node;
 }
 
