@@ -875,10 +875,12 @@ NvmPoolOpenOrCreate(void)
 
 	/*
 	 * A backup_label in the data directory: this is a base backup starting
-	 * up, and its pool a copy taken while the pool changed, until WAL
-	 * replay reaches consistency (also across restarts before that).
+	 * up (or a server pg_rewind rewound), and its pool may be a copy taken
+	 * while the pool changed, until WAL replay reaches consistency (also
+	 * across restarts before that).  Whatever nvm_am.wal_log says now: the
+	 * WAL to replay may hold page records.
 	 */
-	if (nvm_wal_log && access(BACKUP_LABEL_FILE, F_OK) == 0)
+	if (access(BACKUP_LABEL_FILE, F_OK) == 0)
 		NvmPoolPublish64(&pool_runtime->copy_pending, 1);
 }
 

@@ -52,7 +52,6 @@
 
 #include "nvm_hooks.h"
 
-
 /* xids covered by one XID_IN_USE record, at most */
 #define NVM_XID_BATCH			4096
 /* clog's transactions per page (clog.c does not export it) */
