@@ -1331,7 +1331,7 @@ def print_table(rows, cfg, quick, pool_bytes, machine=None, persist=None):
     if SPACE:
         print()
         print("space after load: pool bytes the nvm_am tables took (delta of nvm_am_pool_info()."
-              "used_bytes across the load: data frames with their in-page logs, page tables, "
+              "used_bytes across the load: data frames, the log areas of log frames, page tables, "
               "directory) / pg_relation_size of the heap tables with the same rows (main fork "
               "only; indexes, FSM and VM not counted on either side); goal <= 1.15")
         sp = [("workload", "tables", "set-up", "heap MB", "pool MB", "space")]
