@@ -116,7 +116,12 @@ psql_p(q{UPDATE kv SET v = v || 'x' WHERE k % 10 = 0;
          DROP TABLE gone;
          TRUNCATE pgbench_history;
          INSERT INTO pgbench_history (tid, bid, aid, delta) VALUES (1, 1, 1, 1);});
+# a table whose creation is rolled back: its storage goes on the standby too
+psql_p(q{BEGIN; CREATE TABLE rolled_back (a int); INSERT INTO rolled_back VALUES (1); ROLLBACK;});
 $primary->wait_for_catchup($standby);
+my $relq = q{SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'relations'};
+is($standby->safe_psql('postgres', $relq), psql_p($relq),
+	'hot standby: as many nvm_am relations in the pool as on the primary');
 
 # the same rows on both, once the standby is promoted
 my %q = (
