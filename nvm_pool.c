@@ -30,8 +30,8 @@
  * where pages change (ipl_log.c moves pages between the two kinds; this
  * file allocates each kind).  A frame's log area belongs to the page image
  * in the frame (ipl_log.c writes it); it is reset by writing a new base
- * image with a new generation number into the frame.  Generation numbers come from a
- * counter in shared memory whose high-water mark is persisted in
+ * image with a new generation number into the frame.  Generation numbers
+ * come from a counter in shared memory whose high-water mark is persisted in
  * NvmPoolRuntime before any number beyond it is handed out, so a number is
  * never used twice, not even across crashes.
  *
@@ -120,8 +120,8 @@
 /* the part of the header page that changes at run time (not checksummed) */
 #define NVM_RUNTIME_OFFSET	2048
 #define NVM_GEN_BATCH		65536
-/* generations skipped at each start with nvm_am.wal_log (NvmPoolShmemInit) */
-#define NVM_GEN_WAL_GAP		(UINT64CONST(1) << 36)
+/* generations skipped at a start from a copy of the pool (NvmPoolShmemInit) */
+#define NVM_GEN_COPY_GAP		(UINT64CONST(1) << 36)
 /* an extent's frames: frame numbers stay below 2^48 (directory words) */
 #define NVM_MAX_EXTENT_FRAMES	(UINT64CONST(1) << 40)
 
@@ -412,6 +412,22 @@ NvmPoolResolvePath(void)
 												 psprintf("%s/%s", DataDir, nvm_pool_path));
 }
 
+/*
+ * NvmPoolFramesThatFit - how many frames, with the log areas of their log
+ * frames (logSize bytes for 1 frame in share, NvmPoolLogFrames), fit in
+ * bytes.
+ */
+static uint64
+NvmPoolFramesThatFit(uint64 bytes, uint32 logSize, uint32 share)
+{
+	uint64		n = bytes * share / ((uint64) share * NVM_FRAME_SIZE + logSize);
+
+	while (n > 0 &&
+		   n * NVM_FRAME_SIZE + NvmPoolLogFrames(n, logSize, share) * logSize > bytes)
+		n--;
+	return n;
+}
+
 static void
 NvmPoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 {
@@ -437,14 +453,8 @@ NvmPoolComputeLayout(NvmPoolHeader *hdr, uint64 size)
 	hdr->pool_size = size;
 	hdr->dir_offset = NVM_HEADER_SIZE;
 	hdr->dir_entries = entries;
-	/* as many frames as fit with the log areas of 1 in NVM_LOG_FRAME_SHARE */
-	nframes = (size - frames_off) * NVM_LOG_FRAME_SHARE /
-		(NVM_LOG_FRAME_SHARE * NVM_FRAME_SIZE + (uint64) nvm_ipl_log_size);
-	while (nframes > 0 &&
-		   frames_off + nframes * NVM_FRAME_SIZE +
-		   NvmPoolLogFrames(nframes, nvm_ipl_log_size, NVM_LOG_FRAME_SHARE) *
-		   nvm_ipl_log_size > size)
-		nframes--;
+	nframes = NvmPoolFramesThatFit(size - frames_off, nvm_ipl_log_size,
+								   NVM_LOG_FRAME_SHARE);
 	hdr->frames_offset = frames_off;
 	hdr->nframes = nframes;
 	hdr->logs_offset = frames_off + nframes * NVM_FRAME_SIZE;
@@ -621,21 +631,14 @@ NvmPoolGrow(int fd, const NvmPoolHeader *hdr, NvmPoolRuntime *rt,
 	NvmPoolExtent x;
 	int			rc;
 
-	/* as many frames, with their log frames' log areas, as fit */
-	x.offset = offset;
 	if (configured > offset)
-		nframes = (configured - offset) * hdr->log_share /
-			((uint64) hdr->log_share * NVM_FRAME_SIZE + hdr->log_size);
+		nframes = NvmPoolFramesThatFit(configured - offset, hdr->log_size,
+									   hdr->log_share);
 	nframes = Min(nframes, NVM_MAX_EXTENT_FRAMES);
-	for (;;)
-	{
-		x.nframes = nframes;
-		if (nframes == 0 || NvmPoolExtentEnd(&x, hdr) <= configured)
-			break;
-		nframes--;
-	}
 	if (nframes == 0)
 		return;					/* too little to hold a frame */
+	x.offset = offset;
+	x.nframes = nframes;
 	end = NvmPoolExtentEnd(&x, hdr);
 	if (rt->nextents >= NVM_MAX_EXTENTS)
 		NvmPoolRefuse("cannot grow any more",
@@ -962,11 +965,12 @@ NvmPoolFrameCount(void)
 }
 
 /*
- * NvmPoolShmemSize - shared memory of the pool: the free bitmap, the bitmap
- * of log frames, and one pin
- * word per frame, plus extra_pins pin words for the caller's own pinnable
- * objects (the merge cache's image slots), numbered after the frames, and
- * a flag per directory entry that the start found damaged.
+ * NvmPoolShmemSize - shared memory of the pool: the free bitmap, the
+ * bitmaps of log frames and of the frames a copy's page tables reach, one
+ * pin word per frame plus extra_pins pin words for the caller's own
+ * pinnable objects (the merge cache's image slots), numbered after the
+ * frames, the LSN of each frame's page's last WAL record, and a flag per
+ * directory entry that the start found damaged.
  */
 Size
 NvmPoolShmemSize(uint64 extra_pins)
@@ -994,17 +998,24 @@ NvmPoolRequestLocks(void)
 	RequestNamedLWLockTranche(NVM_TRANCHE_PAGE, NVM_PAGE_LOCKS);
 }
 
+/* is frame's bit set in mask (one of the bitmaps in NvmPoolShared)? */
+static inline bool
+NvmPoolMaskTest(const uint64 *mask, uint64 frame)
+{
+	return (mask[frame / 64] >> (frame % 64)) & 1;
+}
+
 /* is frame a log frame? */
 static inline bool
 NvmPoolIsLogFrame(uint64 frame)
 {
-	return (pool_logmask[frame / 64] >> (frame % 64)) & 1;
+	return NvmPoolMaskTest(pool_logmask, frame);
 }
 
 static inline bool
 NvmPoolBitTest(uint64 frame)
 {
-	return (pool_shared->bitmap[frame / 64] >> (frame % 64)) & 1;
+	return NvmPoolMaskTest(pool_shared->bitmap, frame);
 }
 
 static inline void
@@ -1202,13 +1213,13 @@ NvmPoolShmemInit(uint64 extra_pins)
 			/* the first part of recovery; NvmCommitRecover adds its own */
 			NvmPoolCountAdd(NVM_STAT_RECOVERY_US, INSTR_TIME_GET_MICROSEC(duration));
 			/*
-			 * Numbers below the high-water mark may have been used.  With
-			 * WAL the pool may be a copy taken while it changed (a base
-			 * backup), whose high-water mark is older than numbers the
-			 * copied logs hold: start far beyond it.
+			 * Numbers below the high-water mark may have been used.  A copy
+			 * taken while the pool changed (a base backup) may have a
+			 * high-water mark older than numbers its logs hold: start far
+			 * beyond it.
 			 */
 			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1 +
-							   (nvm_wal_log ? NVM_GEN_WAL_GAP : 0));
+							   (pool_runtime->copy_pending ? NVM_GEN_COPY_GAP : 0));
 		}
 	}
 }
@@ -1559,7 +1570,7 @@ NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 		if (!NvmPoolFrameValid(frames[i]) || !NvmPoolBitTest(frames[i]))
 			continue;
 		if (pool_keep_frames && !fromBatch &&
-			((pool_copymask[frames[i] / 64] >> (frames[i] % 64)) & 1))
+			NvmPoolMaskTest(pool_copymask, frames[i]))
 		{
 			pool_shared->frames_kept = true;
 			continue;
