@@ -162,19 +162,15 @@ static IplRecBuf recbuf;
 /* set while this process redoes a WAL record: nothing is logged again */
 static bool ipl_in_redo = false;
 
-/* the conflict horizon of the page record being written (IplWalChangeExt) */
-static TransactionId ipl_wal_conflict = InvalidTransactionId;
-
 static void IplApplyInPlace(int slot, Page image);
 static bool IplWalNeeded(int dirIndex);
-static void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb);
-static void IplWalChangeExt(IplSlot *s, Page page, const IplRecBuf *rb,
-							TransactionId conflictXid);
+static void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
+						 TransactionId conflictXid);
 static bool IplPruneApply(Page page, IplRecBuf *rb, Page np,
 						  TransactionId conflictXid);
 static void IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 					   uint64 *lsn, uint8 type, const char *body, int len,
-					   uint8 regflags);
+					   TransactionId conflictXid, uint8 regflags);
 static void IplHintPrunable(Page page, HeapTupleHeader hdr);
 static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached);
 
@@ -900,7 +896,7 @@ IplApply(Page page, IplRecBuf *rb)
 	if (s->logUsed + rb->len <= size)
 	{
 		if (wal)
-			IplWalChange(s, page, rb);
+			IplWalChange(s, page, rb, InvalidTransactionId);
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
@@ -909,7 +905,7 @@ IplApply(Page page, IplRecBuf *rb)
 	{
 		/* appends only: apply them to the base in place, no new frame */
 		if (wal)
-			IplWalChange(s, page, rb);
+			IplWalChange(s, page, rb, InvalidTransactionId);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplApplyInPlace(slot, page);
@@ -924,7 +920,7 @@ IplApply(Page page, IplRecBuf *rb)
 		uint64		frame = NvmPoolAllocFrame(true);
 
 		if (wal)
-			IplWalChange(s, page, rb);
+			IplWalChange(s, page, rb, InvalidTransactionId);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplWriteBack(slot, page, frame);
@@ -983,6 +979,7 @@ IplSeal(int dirIndex, BlockNumber blkno)
 	IplSlot    *s;
 	uint64		frame;
 	bool		wal;
+	bool		inPlace;
 
 	if (slot < 0)
 		return;
@@ -991,29 +988,26 @@ IplSeal(int dirIndex, BlockNumber blkno)
 		return;					/* a plain frame: no log to merge */
 	wal = IplWalNeeded(dirIndex);
 	frame = NvmPoolTryAllocFrame(false);
-	if (frame == 0 || (NvmPoolFrameLogSize(frame) > 0 && s->logAppendOnly))
+
+	/* no plain frame free: keep the log frame, a log of appends applied */
+	inPlace = frame == 0 || (NvmPoolFrameLogSize(frame) > 0 && s->logAppendOnly);
+	if (inPlace && frame != 0)
+		NvmPoolGiveBackFrame(frame);
+	if (!inPlace || (s->logUsed > 0 && s->logAppendOnly))
 	{
-		/* no plain frame free: keep the log frame */
-		if (frame != 0)
-			NvmPoolGiveBackFrame(frame);
-		if (s->logUsed > 0 && s->logAppendOnly)
-		{
-			if (wal)
-				IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page,
-						   NvmPoolFrameWalLsn(s->frame),
-						   0, NULL, 0, 0);
+		if (wal)
+			IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page,
+					   NvmPoolFrameWalLsn(s->frame), 0, NULL, 0,
+					   InvalidTransactionId, 0);
+		if (inPlace)
 			IplApplyInPlace(slot, page);
+		else
+		{
+			IplWriteBack(slot, page, frame);
+			if (NvmPoolFrameLogSize(frame) == 0)
+				NvmPoolCountAdd(NVM_STAT_LOG_FRAME_DEMOTIONS, 1);
 		}
-		IplCacheUnmap(slot);
-		return;
 	}
-	if (wal)
-		IplWalPage(XLOG_NVM_PAGE_MOVE, dirIndex, blkno, page,
-				   NvmPoolFrameWalLsn(s->frame),
-				   0, NULL, 0, 0);
-	IplWriteBack(slot, page, frame);
-	if (NvmPoolFrameLogSize(frame) == 0)
-		NvmPoolCountAdd(NVM_STAT_LOG_FRAME_DEMOTIONS, 1);
 	IplCacheUnmap(slot);
 }
 
@@ -1052,7 +1046,7 @@ IplNewPage(int dirIndex)
 	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
 	if (wal)
 		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, NvmPoolFrameWalLsn(frame),
-				   0, NULL, 0, REGBUF_WILL_INIT);
+				   0, NULL, 0, InvalidTransactionId, REGBUF_WILL_INIT);
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 	return blkno;
 }
@@ -1283,7 +1277,7 @@ IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
 	if (fits && NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
 	{
 		if (wal)
-			IplWalChangeExt(s, page, rb, conflictXid);
+			IplWalChange(s, page, rb, conflictXid);
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own prune record");
@@ -1301,7 +1295,7 @@ IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
 			return false;
 	}
 	if (wal)
-		IplWalChangeExt(s, page, rb, conflictXid);
+		IplWalChange(s, page, rb, conflictXid);
 
 	/* the new image: np, compacted as redo compacts it */
 	memcpy(np, page, BLCKSZ);
@@ -1476,7 +1470,7 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
 	if (wal)
 		IplWalPage(XLOG_NVM_NEW_PAGE, dstIndex, blkno, page, NvmPoolFrameWalLsn(frame),
-				   0, NULL, 0, REGBUF_FORCE_IMAGE);
+				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dstIndex, blkno, page);
 	NvmPoolPersist(page, BLCKSZ);
@@ -1559,37 +1553,28 @@ IplWalBody(const IplRecBuf *rb, Page base, char *out)
 /*
  * IplWalChange - write the WAL record of the change in rb (finished, not
  * applied yet) of the page in slot s, whose image page is (so far
- * unchanged).  Caller holds the page lock exclusively.
+ * unchanged).  A change that removes tuples names the newest of their xids
+ * in conflictXid: a hot standby's queries that may still see them are
+ * cancelled (or waited for) before it is redone.  Caller holds the page
+ * lock exclusively.
  */
 static void
-IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb)
-{
-	IplWalChangeExt(s, page, rb, InvalidTransactionId);
-}
-
-/*
- * IplWalChangeExt - IplWalChange of a change that removes tuples, the
- * newest of whose xids is conflictXid: a hot standby's queries that may
- * still see them are cancelled (or waited for) before it is redone.
- */
-static void
-IplWalChangeExt(IplSlot *s, Page page, const IplRecBuf *rb,
-				TransactionId conflictXid)
+IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
+			 TransactionId conflictXid)
 {
 	static char body[2 * BLCKSZ];
 	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), body);
 
-	ipl_wal_conflict = conflictXid;
 	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page,
-			   NvmPoolFrameWalLsn(s->frame),
-			   rb->u.hdr.type, body, len, 0);
-	ipl_wal_conflict = InvalidTransactionId;
+			   NvmPoolFrameWalLsn(s->frame), rb->u.hdr.type, body, len,
+			   conflictXid, 0);
 }
 
 /*
  * IplWalPage - write a page record (info) of page blkno of entry dirIndex,
  * whose image is page (unchanged so far; NULL for a new, empty page), with
- * the body of an in-page log record of type type (PAGE_CHANGE).  *lsn is
+ * the body of an in-page log record of type type and its conflict horizon
+ * (PAGE_CHANGE, IplWalChange).  *lsn is
  * the LSN of the page's previous record (0: unknown): at or before the
  * redo pointer, the record carries the image (XLogInsert decides, from the
  * page LSN, as for a buffer).  Sets *lsn to the record's.  Caller holds
@@ -1597,7 +1582,8 @@ IplWalChangeExt(IplSlot *s, Page page, const IplRecBuf *rb,
  */
 static void
 IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
-		   uint64 *lsn, uint8 type, const char *body, int len, uint8 regflags)
+		   uint64 *lsn, uint8 type, const char *body, int len,
+		   TransactionId conflictXid, uint8 regflags)
 {
 	static PGAlignedBlock empty;
 	XlNvmPage	xlrec;
@@ -1609,7 +1595,7 @@ IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 	xlrec.dirIndex = dirIndex;
 	xlrec.type = type;
 	xlrec.len = (uint16) len;
-	xlrec.conflictXid = ipl_wal_conflict;
+	xlrec.conflictXid = conflictXid;
 
 	/*
 	 * pd_lsn of an nvm_am page holds its generation; for XLogInsert it
@@ -1695,17 +1681,16 @@ IplWalRedo(XLogReaderState *record)
 	ipl_in_redo = true;
 	if (info == XLOG_NVM_NEW_PAGE)
 	{
-		if (!hasImage)
+		/* the page may exist already (crash recovery of this pool): anew */
+		if (blkno < NvmPoolRelNBlocks(xlrec.dirIndex) && !hasImage)
+		{
 			PageInit(image.data, BLCKSZ, 0);
-		/* the page may exist already (crash recovery of this pool) */
+			hasImage = true;
+		}
 		while (NvmPoolRelNBlocks(xlrec.dirIndex) <= blkno)
 			(void) IplNewPage(xlrec.dirIndex);
-		lock = NvmPoolPageLock(xlrec.dirIndex, blkno);
-		LWLockAcquire(lock, LW_EXCLUSIVE);
-		IplRedoReplace(xlrec.dirIndex, blkno, image.data);
-		LWLockRelease(lock);
 	}
-	else if (blkno < NvmPoolRelNBlocks(xlrec.dirIndex))
+	if (blkno < NvmPoolRelNBlocks(xlrec.dirIndex))
 	{
 		lock = NvmPoolPageLock(xlrec.dirIndex, blkno);
 		LWLockAcquire(lock, LW_EXCLUSIVE);
@@ -1737,7 +1722,8 @@ IplWalRedo(XLogReaderState *record)
 }
 
 /*
- * IplWalTypeName - the name of an in-page log record type, for pg_waldump.
+ * IplWalTypeName - the name of an in-page log record type, for the
+ * description of a page record (rm_desc: pg_walinspect, error contexts).
  */
 const char *
 IplWalTypeName(uint8 type)
