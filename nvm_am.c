@@ -398,10 +398,7 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 static void
 nvm_relation_nontransactional_truncate(Relation rel)
 {
-	int			dirIndex = NvmStorageRelDirIndex(rel);
-
-	NvmXlogRelTruncate(dirIndex, 0);
-	NvmPoolRelTruncate(dirIndex, 0);
+	NvmXlogRelTruncate(NvmStorageRelDirIndex(rel), 0);
 	/* the file's size follows the table's (and its free space map goes) */
 	RelationTruncate(rel, 0);
 }

@@ -70,8 +70,9 @@ extern void NvmXlogAtXactEnd(void);
 typedef void (*NvmXlogPageRedoFn) (struct XLogReaderState *record);
 typedef const char *(*NvmXlogPageDescFn) (uint8 type);
 extern void NvmXlogSetPageRedo(NvmXlogPageRedoFn redo, NvmXlogPageDescFn desc);
-extern void NvmXlogRelCreate(int dirIndex, const RelFileNode *node, uint64 state);
-extern void NvmXlogRelDrop(int dirIndex, const RelFileNode *node, uint64 state);
+extern int	NvmXlogRelCreate(const RelFileNode *node, TransactionId xid,
+							 uint64 flags);
+extern void NvmXlogRelFree(int dirIndex);
 extern void NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks);
 
 #endif							/* NVM_HOOKS_H */

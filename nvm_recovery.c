@@ -116,13 +116,7 @@ NvmRecoverySettleEntry(int i)
 	if (!known ||
 		((state & NVM_REL_CREATING) && !committed) ||
 		((state & NVM_REL_DROPPING) && committed))
-	{
-		RelFileNode node;
-
-		if (NvmPoolRelGetKey(i, &node, &state))
-			NvmXlogRelDrop(i, &node, state);
-		NvmPoolRelFree(i);
-	}
+		NvmXlogRelFree(i);
 	else
 		NvmPoolRelSetState(i, NVM_REL_USED | (state & NVM_REL_KEPT_FLAGS));
 	NvmPoolCountAdd(NVM_STAT_PENDING_RESOLVED, 1);

@@ -181,8 +181,7 @@ NvmStorageCreate(const RelFileNode *node, char persistence)
 	NvmRecoveryEnsureReady();
 	NvmXlogProtectXid(xid);
 	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
-	idx = NvmPoolRelCreate(node, xid, flags);
-	NvmXlogRelCreate(idx, node, NvmPoolRelGetState(idx));
+	idx = NvmXlogRelCreate(node, xid, flags);
 	LWLockRelease(NvmPoolDirLock());
 	NvmStoragePendingAdd(node, idx, true);
 }
@@ -258,10 +257,7 @@ NvmStoragePendingApply(bool commit, int minLevel)
 				NvmPoolRelSetState(a->dirIndex, state);
 			}
 			else
-			{
-				NvmXlogRelDrop(a->dirIndex, &node, state);
-				NvmPoolRelFree(a->dirIndex);
-			}
+				NvmXlogRelFree(a->dirIndex);
 		}
 		*prev = next;
 		pfree(a);

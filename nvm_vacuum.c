@@ -385,7 +385,6 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 		SMgrRelation smgr = RelationGetSmgr(rel);
 
 		NvmXlogRelTruncate(dirIndex, keep);
-		NvmPoolRelTruncate(dirIndex, keep);
 
 		/*
 		 * The relation file's size and its free space map follow.  The file

@@ -324,33 +324,41 @@ NvmXlogRel(uint8 info, int dirIndex, const RelFileNode *node, uint64 state,
 }
 
 /*
- * NvmXlogRelCreate - with nvm_am.wal_log, log that entry dirIndex now holds
- * node with state word state.  Caller holds the directory lock
- * exclusively.
+ * NvmXlogRelCreate - NvmPoolRelCreate (a directory entry for new storage of
+ * node, created by xid, with flags), and with nvm_am.wal_log its REL_CREATE
+ * record.  Returns the entry.  Caller holds the directory lock exclusively.
  */
-void
-NvmXlogRelCreate(int dirIndex, const RelFileNode *node, uint64 state)
+int
+NvmXlogRelCreate(const RelFileNode *node, TransactionId xid, uint64 flags)
 {
+	int			dirIndex = NvmPoolRelCreate(node, xid, flags);
+	uint64		state = NvmPoolRelGetState(dirIndex);
+
 	if (NvmXlogRelLogged(state))
 		NvmXlogRel(XLOG_NVM_REL_CREATE, dirIndex, node, state, 0);
+	return dirIndex;
 }
 
 /*
- * NvmXlogRelDrop - with nvm_am.wal_log, log that entry dirIndex, which held
- * node with state word state, is being freed.  Caller holds the directory
- * lock exclusively.
+ * NvmXlogRelFree - NvmPoolRelFree, after the REL_DROP record of the entry
+ * with nvm_am.wal_log.  Caller holds the directory lock exclusively.
  */
 void
-NvmXlogRelDrop(int dirIndex, const RelFileNode *node, uint64 state)
+NvmXlogRelFree(int dirIndex)
 {
-	if (NvmXlogRelLogged(state))
-		NvmXlogRel(XLOG_NVM_REL_DROP, dirIndex, node, state, 0);
+	RelFileNode node;
+	uint64		state;
+
+	if (NvmPoolRelGetKey(dirIndex, &node, &state) && NvmXlogRelLogged(state))
+		NvmXlogRel(XLOG_NVM_REL_DROP, dirIndex, &node, state, 0);
+	NvmPoolRelFree(dirIndex);
 }
 
 /*
- * NvmXlogRelTruncate - with nvm_am.wal_log, log that the relation of entry
- * dirIndex is being cut to nblocks blocks (nothing for an unlogged one,
- * whose pages are not in WAL).  Caller holds AccessExclusiveLock on it.
+ * NvmXlogRelTruncate - NvmPoolRelTruncate (cut the relation of entry
+ * dirIndex to nblocks blocks), after its REL_TRUNCATE record with
+ * nvm_am.wal_log (none for an unlogged relation, whose pages are not in
+ * WAL).  Caller holds AccessExclusiveLock on the relation.
  */
 void
 NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks)
@@ -361,6 +369,7 @@ NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks)
 	if (NvmPoolRelGetKey(dirIndex, &node, &state) &&
 		NvmXlogRelLogged(state) && !(state & NVM_REL_UNLOGGED))
 		NvmXlogRel(XLOG_NVM_REL_TRUNCATE, dirIndex, &node, state, nblocks);
+	NvmPoolRelTruncate(dirIndex, nblocks);
 }
 
 Size
