@@ -250,7 +250,7 @@ NvmCheckPage(NvmCheckState *cs, Relation rel, Page page, BlockNumber blkno,
 		if (HeapTupleHeaderIsHeapOnly(t) && !OffsetNumberIsValid(roots[off - 1]) &&
 			(HeapTupleHeaderXminFrozen(t) ||
 			 (!(t->t_infomask & HEAP_XMIN_INVALID) &&
-			  NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t)))))
+			  NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t), NULL))))
 			NvmCheckReport(cs, blkno, off, "heap-only tuple is not reachable from any root");
 	}
 }

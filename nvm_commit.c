@@ -27,16 +27,30 @@
  *	   the transaction committed before it is durable.
  *	4. A transaction that also wrote WAL (heap tables, DDL, a new
  *	   XID_IN_USE batch) commits through WAL: its slot is marked PREPARED
- *	   and PostgreSQL flushes its commit record as usual, so clog decides
+ *	   and PostgreSQL writes its commit record as usual, so clog decides
  *	   both halves at once.  SERIALIZABLE transactions, transactions with
  *	   more committed subtransactions than a commit record holds, and a
- *	   commit log that stays full take this path too.  This commit is
- *	   always synchronous, whatever synchronous_commit says.  So clog never
- *	   shows a commit of a transaction that wrote to the pool before that
- *	   commit is durable: hint bits, pruning and index kills need not wait
- *	   for the WAL writer.
+ *	   commit log that stays full take this path too.  Without WAL mode
+ *	   this commit is always synchronous, whatever synchronous_commit says:
+ *	   clog never shows a commit of a transaction that wrote to the pool
+ *	   before that commit is durable, so hint bits, pruning and index kills
+ *	   need not wait for the WAL writer.  In WAL mode (nvm_am.wal_log) it
+ *	   follows synchronous_commit, as heap's does; see 6.
  *	5. A commit-log entry is retired once WAL is flushed past the
  *	   transaction's PostgreSQL commit record: clog then knows.
+ *	6. In WAL mode a transaction that wrote to the pool may commit
+ *	   asynchronously (synchronous_commit = off), and a crash can then lose
+ *	   its commit with the end of WAL.  Its changes in the pool are harmless
+ *	   then (its xid is not committed after redo), but nothing that lasts
+ *	   beyond the crash may rely on the commit before it is flushed: heap
+ *	   has the rule that a page never reaches disk before the WAL that
+ *	   changed it; the pool is written at once, so the rule is kept at the
+ *	   decisions instead.  NvmCommitXidCommitted says when a commit is not
+ *	   durable yet: the visibility code then sets no hint bit (heap's
+ *	   SetHintBits does the same), and the newest such commit this backend
+ *	   relied on is remembered.  Before a prune removes versions in the pool
+ *	   NvmCommitFlushRelied flushes WAL that far; an index fetch does not
+ *	   tell the index that a chain is dead while NvmCommitReliedPending.
  *
  * Recovery (NvmCommitRecover, called by NvmRecoveryEnsureReady before any
  * transaction can read an nvm table, after WAL redo):
@@ -118,6 +132,12 @@ static NvmCommitShared *commit_shared = NULL;
 /* this backend's current transaction */
 static bool xact_wrote_nvm = false;
 static int	xact_entry = -1;
+
+/*
+ * WAL mode: the newest commit LSN, not known to be flushed, that this
+ * backend's visibility decisions relied on (step 6 of the protocol).
+ */
+static XLogRecPtr relied_commit_lsn = InvalidXLogRecPtr;
 
 Size
 NvmCommitShmemSize(void)
@@ -203,16 +223,67 @@ NvmCommitBeforeWrite(void)
 
 /*
  * NvmCommitXidCommitted - did xid commit?  Handles the permanent xids
- * (bootstrap and frozen: committed).
+ * (bootstrap and frozen: committed).  When durable is not NULL, *durable
+ * says whether the commit is also durable, so that the answer may be
+ * recorded in the pool (a hint bit).  It is false only in WAL mode, for an
+ * asynchronous commit whose WAL is not flushed yet; such a commit is
+ * remembered as relied on (see NvmCommitFlushRelied).  A hot standby's
+ * commits are durable: it replays only WAL it has flushed.
  */
 bool
-NvmCommitXidCommitted(TransactionId xid)
+NvmCommitXidCommitted(TransactionId xid, bool *durable)
 {
+	XLogRecPtr	lsn;
+
+	if (durable != NULL)
+		*durable = true;
 	if (!TransactionIdIsValid(xid))
 		return false;
 	if (!TransactionIdIsNormal(xid))
 		return true;
-	return TransactionIdDidCommit(xid);
+	if (!TransactionIdDidCommit(xid))
+		return false;
+	if (!nvm_wal_log || RecoveryInProgress())
+		return true;
+	lsn = TransactionIdGetCommitLSN(xid);
+	if (XLogNeedsFlush(lsn))
+	{
+		if (durable != NULL)
+			*durable = false;
+		if (lsn > relied_commit_lsn)
+			relied_commit_lsn = lsn;
+	}
+	return true;
+}
+
+/*
+ * NvmCommitReliedPending - did a decision of this backend rely on a commit
+ * that a crash could still lose?
+ */
+bool
+NvmCommitReliedPending(void)
+{
+	if (XLogRecPtrIsInvalid(relied_commit_lsn))
+		return false;
+	if (XLogNeedsFlush(relied_commit_lsn))
+		return true;
+	relied_commit_lsn = InvalidXLogRecPtr;
+	return false;
+}
+
+/*
+ * NvmCommitFlushRelied - make durable every commit that this backend's
+ * decisions relied on, before a change to the pool that rests on them (a
+ * prune).  Costs nothing unless asynchronous commits were relied on.
+ */
+void
+NvmCommitFlushRelied(void)
+{
+	if (!NvmCommitReliedPending())
+		return;
+	XLogFlush(relied_commit_lsn);
+	relied_commit_lsn = InvalidXLogRecPtr;
+	NvmPoolCountAdd(NVM_STAT_RELIED_COMMIT_FLUSHES, 1);
 }
 
 /*
@@ -304,11 +375,13 @@ NvmCommitPreCommit(void)
 	}
 
 	/*
-	 * Commit through WAL and clog, synchronously even if synchronous_commit
-	 * is off: clog must never show a commit of an xid in the pool that a
-	 * crash can still lose (hint bits, pruning and index kills rely on it).
+	 * Commit through WAL and clog.  Without WAL mode synchronously even if
+	 * synchronous_commit is off: clog must never show a commit of an xid in
+	 * the pool that a crash can still lose (hint bits, pruning and index
+	 * kills rely on it).  In WAL mode as synchronous_commit says (step 6).
 	 */
-	ForceSyncCommit();
+	if (!nvm_wal_log)
+		ForceSyncCommit();
 	slot = NvmCommitMySlot();
 	if (slot != NULL)
 	{

@@ -56,7 +56,9 @@ extern Size NvmCommitShmemSize(void);
 extern void NvmCommitShmemInit(void);
 extern void NvmCommitInit(void);
 extern void NvmCommitBeforeWrite(void);
-extern bool NvmCommitXidCommitted(TransactionId xid);
+extern bool NvmCommitXidCommitted(TransactionId xid, bool *durable);
+extern bool NvmCommitReliedPending(void);
+extern void NvmCommitFlushRelied(void);
 extern void NvmCommitRecover(void);
 
 /* nvm_xlog.c */

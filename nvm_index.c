@@ -194,10 +194,13 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 
 	/*
 	 * Tell the index when no transaction can see any version of the chain
-	 * any more: it marks the entry dead, and later scans skip it.
+	 * any more: it marks the entry dead, and later scans skip it.  Not while
+	 * that rests on a commit a crash could still lose (WAL mode, an
+	 * asynchronous commit): the mark is a hint the index may write out
+	 * before the commit is flushed, as heap's HeapTupleIsSurelyDead knows.
 	 */
 	if (all_dead && first)
-		*all_dead = deadSoFar;
+		*all_dead = deadSoFar && !NvmCommitReliedPending();
 	return false;
 }
 

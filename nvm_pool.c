@@ -267,6 +267,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"log_frame_promotions",
 	"log_frame_demotions",
 	"log_frames_short",
+	"relied_commit_flushes",
 };
 
 static pg_crc32c

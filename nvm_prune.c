@@ -16,9 +16,12 @@
  *
  *	  A version is dead when its deleter committed before every running
  *	  transaction's snapshot (GlobalVis, or VACUUM's OldestXmin when it
- *	  gives its own horizon).  That commit is durable: a transaction that
- *	  wrote to the pool never commits asynchronously (nvm_commit.c), so no
- *	  crash can lose it and leave the row with no version at all.
+ *	  gives its own horizon).  That commit must be durable before the prune
+ *	  reaches the pool, or a crash could lose it and leave the row with no
+ *	  version at all: without WAL mode a transaction that wrote to the pool
+ *	  never commits asynchronously; in WAL mode NvmPrunePage flushes WAL
+ *	  up to the commits it relied on first (NvmCommitFlushRelied), which
+ *	  costs nothing unless some were asynchronous and are not flushed yet.
  *
  *	  A chain is followed by raw xmin (a member's xmin must be its
  *	  predecessor's updater): freezing keeps the raw xmin, so a frozen
@@ -338,6 +341,7 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		IplSetPruneXid(page, nextPrune);
 		return false;
 	}
+	NvmCommitFlushRelied();
 	return IplPruneExecute(dirIndex, blkno, redirected, nredirected,
 						   nowdead, ndead, nowunused, nunused, nextPrune,
 						   conflictXid);

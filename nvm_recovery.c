@@ -111,7 +111,7 @@ NvmRecoverySettleEntry(int i)
 	LWLockAcquire(XactTruncationLock, LW_SHARED);
 	known = !TransactionIdIsNormal(xid) ||
 		!TransactionIdPrecedes(xid, ShmemVariableCache->oldestClogXid);
-	committed = known && NvmCommitXidCommitted(xid);
+	committed = known && NvmCommitXidCommitted(xid, NULL);
 	LWLockRelease(XactTruncationLock);
 	if (!known ||
 		((state & NVM_REL_CREATING) && !committed) ||

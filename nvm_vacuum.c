@@ -200,7 +200,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 					InvalidTransactionId : HeapTupleGetUpdateXid(t);
 
 				hdr.t_infomask &= ~HEAP_XMAX_BITS;
-				if (TransactionIdIsValid(upd) && NvmCommitXidCommitted(upd))
+				if (TransactionIdIsValid(upd) && NvmCommitXidCommitted(upd, NULL))
 					HeapTupleHeaderSetXmax(&hdr, upd);
 				else
 				{
@@ -213,7 +213,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		}
 		else if (!(t->t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
 				 TransactionIdPrecedes(xmax, OldestXmin) &&
-				 (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax)))
+				 (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax, NULL)))
 		{
 			/* a finished locker or an aborted deleter: forget it */
 			hdr.t_infomask &= ~HEAP_XMAX_BITS;
@@ -519,7 +519,7 @@ NvmVacuumPrepareCopy(HeapTuple copy, TransactionId cutoff)
 
 	if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(t)) &&
 		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
-		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t)))
+		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t), NULL))
 		HeapTupleHeaderSetXminFrozen(t);
 	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
 		(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
@@ -536,7 +536,7 @@ NvmVacuumPrepareCopy(HeapTuple copy, TransactionId cutoff)
 	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
 		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
 		 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
-		  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t)))))
+		  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t), NULL))))
 	{
 		t->t_infomask &= ~HEAP_XMAX_BITS;
 		t->t_infomask |= HEAP_XMAX_INVALID;

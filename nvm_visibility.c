@@ -9,11 +9,12 @@
  *	  shared buffer.  Like heap, these routines set hint bits once the fate
  *	  of an xmin or xmax is known (through the page layer, IplSetHintBits, without persisting
  *	  them: a lost hint costs a clog lookup, nothing more).  A "committed"
- *	  hint can never outlive a commit lost in a crash: every transaction
- *	  that writes to the pool commits durably before clog shows it
- *	  committed (nvm_commit.c: a pmem commit record, or a forced
- *	  synchronous WAL commit), so the xids in nvm tuples never have
- *	  asynchronous commits.
+ *	  hint can never outlive a commit lost in a crash: it is set only once
+ *	  the commit is durable.  Without WAL mode every transaction that
+ *	  writes to the pool commits durably before clog shows it committed (a
+ *	  pmem commit record, or a forced synchronous WAL commit); in WAL mode
+ *	  NvmCommitXidCommitted says when an asynchronous commit is not flushed
+ *	  yet, and then no hint is set, as heap's SetHintBits does.
  *
  *	  Several lockers of a row, or lockers and an updater, are a multixact
  *	  in xmax, as in heap: HEAP_XMAX_IS_MULTI, with HEAP_XMAX_LOCK_ONLY when
@@ -57,11 +58,15 @@ NvmTupleXminKnownCommitted(HeapTupleHeader t)
 static bool
 NvmTupleXidFateHint(HeapTupleHeader t, TransactionId xid, bool isXmin)
 {
+	bool		durable;
+
 	if (!isXmin && (t->t_infomask & HEAP_XMAX_IS_MULTI))
-		return NvmCommitXidCommitted(xid);	/* no hints for multixacts */
-	if (NvmCommitXidCommitted(xid))
+		return NvmCommitXidCommitted(xid, NULL);	/* no hints for multixacts */
+	if (NvmCommitXidCommitted(xid, &durable))
 	{
-		IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
+		/* a commit a crash can still lose gets no hint (WAL mode) */
+		if (durable)
+			IplSetHintBits(t, isXmin ? HEAP_XMIN_COMMITTED : HEAP_XMAX_COMMITTED);
 		return true;
 	}
 	IplSetHintBits(t, isXmin ? HEAP_XMIN_INVALID : HEAP_XMAX_INVALID);
@@ -379,7 +384,7 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 			return HeapTupleHeaderGetCmax(t) >= curcid ? TM_SelfModified : TM_Invisible;
 		if (TransactionIdIsValid(xmax) && TransactionIdIsInProgress(xmax))
 			return TM_BeingModified;
-		if (TransactionIdIsValid(xmax) && NvmCommitXidCommitted(xmax))
+		if (TransactionIdIsValid(xmax) && NvmCommitXidCommitted(xmax, NULL))
 			return ItemPointerEquals(&tup->t_self, &t->t_ctid) ? TM_Deleted : TM_Updated;
 		return MultiXactIdIsRunning(multi, false) ? TM_BeingModified : TM_Ok;
 	}
@@ -397,7 +402,7 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 		*xwait = xmax;
 		return TM_BeingModified;
 	}
-	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax))
+	if (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax, NULL))
 		return TM_Ok;
 	if (ItemPointerEquals(&tup->t_self, &t->t_ctid))
 		return TM_Deleted;
