@@ -32,8 +32,10 @@
  *		into: the pruned image goes to a new cache slot (its record, the
  *		list of line-pointer changes, to the log) or, with the log full, to
  *		a new frame.
- *	  - hint bits and pd_prune_xid are hints: written into whatever image
- *		is current, never logged.
+ *	  - hint bits are hints: written into whatever image is current, never
+ *		logged.  pd_prune_xid is set by the record of the change that
+ *		deletes or updates a tuple (IplRecPrunable), so that it outlives the
+ *		image; lowering it when a prune finds nothing to do is a hint.
  *
  *	  On-pmem format of a log area: records one after the other from its
  *	  start, each an IplRecord header (16 bytes) and a body, padded to 8
@@ -171,7 +173,7 @@ static bool IplPruneApply(Page page, IplRecBuf *rb, Page np,
 static void IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 					   uint64 *lsn, uint8 type, const char *body, int len,
 					   TransactionId conflictXid, uint8 regflags);
-static void IplHintPrunable(Page page, HeapTupleHeader hdr);
+static void IplRecPrunable(IplRecBuf *rb, Page page, HeapTupleHeader hdr);
 static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached);
 
 
@@ -1196,10 +1198,10 @@ IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
 	oldhdr->t_ctid = newtup->t_self;
 	IplRecPatch(rb, ItemIdGetOffset(PageGetItemId(page, oldoff)), oldhdr,
 				offsetof(HeapTupleHeaderData, t_hoff));
+	IplRecPrunable(rb, page, oldhdr);
 	/* more than an append now: not for IplSeal's in-place path */
 	rb->u.hdr.flags &= ~IPL_RECF_APPEND;
 	IplApply(page, rb);
-	IplHintPrunable(page, oldhdr);
 	return off;
 }
 
@@ -1337,22 +1339,38 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	Assert(ItemIdIsNormal(lp));
 	IplRecStart(rb, IPL_REC_PATCH);
 	IplRecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
+	IplRecPrunable(rb, page, newhdr);
 	IplApply(page, rb);
-	IplHintPrunable(page, newhdr);
 }
 
 /*
- * IplHintPrunable - a tuple got the header hdr: when that deletes or
- * updates it, the page may be pruned later (pd_prune_xid, a hint).
+ * IplRecPrunable - a tuple of page gets the header hdr in the record being
+ * built in rb: when that deletes or updates it, the record also makes the
+ * page's pd_prune_xid that deleter, if older than the one it has (heap's
+ * PageSetPrunable), so that a later change prunes the page before it runs
+ * out of room.  It is part of the record, not a hint of the image: the
+ * image is written to a new frame, or leaves the merge cache, and is made
+ * again from the frame and its log, and a prune xid set only in the image
+ * would be lost then, the old versions left until VACUUM, and updates of
+ * the page's rows no longer HOT.
  */
 static void
-IplHintPrunable(Page page, HeapTupleHeader hdr)
+IplRecPrunable(IplRecBuf *rb, Page page, HeapTupleHeader hdr)
 {
+	TransactionId cur = ((PageHeader) page)->pd_prune_xid;
+	TransactionId xid;
+
 	if (!(hdr->t_infomask & HEAP_XMAX_INVALID) &&
 		!HEAP_XMAX_IS_LOCKED_ONLY(hdr->t_infomask))
-		PageSetPrunable(page, HeapTupleHeaderGetUpdateXid(hdr));
+		xid = HeapTupleHeaderGetUpdateXid(hdr);
 	else if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmin(hdr)))
-		PageSetPrunable(page, RecentXmin);	/* a super-deleted insert */
+		xid = RecentXmin;		/* a super-deleted insert */
+	else
+		return;
+	if (!TransactionIdIsNormal(xid) ||
+		(TransactionIdIsValid(cur) && !TransactionIdPrecedes(xid, cur)))
+		return;
+	IplRecPatch(rb, offsetof(PageHeaderData, pd_prune_xid), &xid, sizeof(xid));
 }
 
 /*
