@@ -574,21 +574,17 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 				continue;
 			}
 		}
-		/* try a newer last page, else extend */
-		if (blkno != InvalidBlockNumber && blkno + 1 < nblocks)
-		{
-			blkno = nblocks - 1;
-			continue;
-		}
+
+		/*
+		 * Extend, with a page of our own, as heap does.  Not the last page
+		 * another backend just added: that is its target, and two backends
+		 * inserting into one page wait for each other's page lock at every
+		 * row (a fifth of the time of two clients' 100-row inserts went to
+		 * waking each other).
+		 */
 		LockRelationForExtension(rel, ExclusiveLock);
-		nblocks = NvmPoolRelNBlocks(dirIndex);
-		if (blkno == InvalidBlockNumber ? nblocks > 0 : blkno + 1 < nblocks)
-			blkno = nblocks - 1;	/* someone else extended meanwhile */
-		else
-		{
-			blkno = IplNewPage(dirIndex);
-			NvmStorageExtended(RelationGetSmgr(rel), blkno);
-		}
+		blkno = IplNewPage(dirIndex);
+		NvmStorageExtended(RelationGetSmgr(rel), blkno);
 		UnlockRelationForExtension(rel, ExclusiveLock);
 	}
 }
