@@ -93,12 +93,12 @@ nvm_shmem_startup(void)
 	NvmXlogShmemInit();
 	NvmCommitShmemInit();
 	NvmRecoveryShmemInit();
+	NvmVismapShmemInit();
 	if (!IsUnderPostmaster)
 	{
 		NvmStorageResetUnlogged();
 		NvmVismapResetAtStartup();
 	}
-	NvmVismapShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 }
 

@@ -65,6 +65,7 @@ typedef struct NvmScanDescData
 	ParallelBlockTableScanWorkerData pwork;
 	OffsetNumber next_offset;	/* analyze scans */
 	BlockNumber statblock;		/* block counted last in the statistics */
+	Buffer		vmbuf;			/* visibility map page pinned, or InvalidBuffer */
 } NvmScanDescData;
 
 typedef NvmScanDescData *NvmScanDesc;
@@ -260,6 +261,8 @@ extern void NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno,
 						 Buffer vmbuf, uint8 flags);
 extern void NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno,
 						   uint8 flags);
+extern bool NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno,
+								Buffer *vmbuf);
 extern uint8 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 								 TransactionId OldestXmin);
 

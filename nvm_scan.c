@@ -30,6 +30,7 @@
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
+#include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "utils/snapmgr.h"
 
@@ -111,19 +112,33 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	int			n = 0;
 	HeapTupleData tup;
 	bool		visible;
+	bool		allVisible;
 
 	page = NvmScanHoldPage(scan, blkno);
 	scan->cpage = page;
 	maxoff = PageGetMaxOffsetNumber(page);
+
+	/*
+	 * On a page the visibility map marks all-visible every tuple is visible
+	 * to every MVCC snapshot and conflicts with no serializable one: no
+	 * tuple needs a look at its xmin and xmax, as in heap's page-at-a-time
+	 * scans.  The page lock keeps a change from clearing the bit meanwhile.
+	 * Not on a hot standby, where the map need not match the page.
+	 */
+	allVisible = IsMVCCSnapshot(snapshot) && !snapshot->takenDuringRecovery &&
+		NvmVismapAllVisible(rel, scan->dirIndex, blkno, &scan->vmbuf);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		if (!ItemIdIsNormal(PageGetItemId(page, off)))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
-		visible = NvmTupleSatisfies(&tup, snapshot);
-		NvmTupleCheckConflictOut(visible, rel, &tup, snapshot);
-		if (!visible)
-			continue;
+		if (!allVisible)
+		{
+			visible = NvmTupleSatisfies(&tup, snapshot);
+			NvmTupleCheckConflictOut(visible, rel, &tup, snapshot);
+			if (!visible)
+				continue;
+		}
 		if (scan->rs_base.rs_nkeys > 0)
 		{
 			bool		ok;
@@ -258,6 +273,8 @@ NvmScanEnd(TableScanDesc sscan)
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 
 	IplDropPage(&scan->cframe);
+	if (BufferIsValid(scan->vmbuf))
+		ReleaseBuffer(scan->vmbuf);
 	RelationDecrementReferenceCount(sscan->rs_rd);
 	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(sscan->rs_snapshot);

@@ -15,10 +15,14 @@
  *	  Unlike heap, nvm_am writes no WAL for the map: the pool's pages are
  *	  durable the moment they change, the map only at the next checkpoint,
  *	  so after a crash the map on disk may claim pages that changed since.
- *	  Such a bit must never be believed: every start of the server (and
- *	  every reinitialisation after a backend crash) removes the map forks
- *	  of all nvm_am relations before any backend runs
- *	  (NvmVismapResetAtStartup).  VACUUM builds them again.
+ *	  Such a bit must never be believed: a start of the server that does
+ *	  not follow a clean shutdown (a crash, every reinitialisation after a
+ *	  backend crash, a start from a base backup, a standby) removes the map
+ *	  forks of all nvm_am relations before any backend runs
+ *	  (NvmVismapResetAtStartup); VACUUM builds them again.  A clean
+ *	  shutdown's checkpoint wrote the map after the last change, so a start
+ *	  after one keeps the maps, as heap's survive a restart: index-only
+ *	  scans and all-visible pages need no new VACUUM.
  *
  *	  Heap avoids reading the map on every change through PD_ALL_VISIBLE in
  *	  the page header.  Here a flag per relation in shared memory says
@@ -41,9 +45,13 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "access/visibilitymap.h"
+#include "access/xlog.h"
+#include "catalog/pg_control.h"
+#include "common/controldata_utils.h"
 #include "common/relpath.h"
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
@@ -66,9 +74,9 @@ NvmVismapShmemSize(void)
 }
 
 /*
- * NvmVismapShmemInit - the per-relation flags, all clear: the caller
- * removed every map fork before (NvmVismapResetAtStartup).  Caller holds
- * AddinShmemInitLock.
+ * NvmVismapShmemInit - the per-relation flags, all clear
+ * (NvmVismapResetAtStartup raises those of the maps a start keeps).
+ * Caller holds AddinShmemInitLock.
  */
 void
 NvmVismapShmemInit(void)
@@ -84,9 +92,35 @@ NvmVismapShmemInit(void)
 }
 
 /*
- * NvmVismapResetAtStartup - remove the visibility-map fork of every
- * relation in the pool directory.  Called in the postmaster while it sets
- * up shared memory, before any process that could read a map exists.
+ * NvmVismapStoppedCleanly - did the server stop cleanly, and starts now
+ * from its own data directory?  pg_control says shut down (not in
+ * recovery, not crashed), and no backup_label or recovery signal file says
+ * the directory is a copy or a standby.  Called in the postmaster, whose
+ * working directory is the data directory.
+ */
+static bool
+NvmVismapStoppedCleanly(void)
+{
+	struct stat st;
+	ControlFileData *control;
+	bool		crc_ok;
+	bool		clean;
+
+	if (stat(BACKUP_LABEL_FILE, &st) == 0 || stat(STANDBY_SIGNAL_FILE, &st) == 0 ||
+		stat(RECOVERY_SIGNAL_FILE, &st) == 0)
+		return false;
+	control = get_controlfile(".", &crc_ok);
+	clean = crc_ok && control->state == DB_SHUTDOWNED;
+	pfree(control);
+	return clean;
+}
+
+/*
+ * NvmVismapResetAtStartup - after anything but a clean shutdown, remove the
+ * visibility-map fork of every relation in the pool directory; after a
+ * clean one, keep them and raise the flag of every relation that has one.
+ * Called in the postmaster while it sets up shared memory, after
+ * NvmVismapShmemInit, before any process that could read a map exists.
  * A fork that cannot be removed keeps the server from starting: a stale
  * bit would make index-only scans return deleted rows.
  */
@@ -94,17 +128,24 @@ void
 NvmVismapResetAtStartup(void)
 {
 	int			n = NvmPoolDirSize();
+	bool		keep = NvmVismapStoppedCleanly();
 
 	for (int i = 0; i < n; i++)
 	{
 		RelFileNode node;
 		uint64		state;
 		char	   *path;
+		struct stat st;
 
 		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED))
 			continue;
 		path = relpathperm(node, VISIBILITYMAP_FORKNUM);
-		if (unlink(path) != 0 && errno != ENOENT)
+		if (keep)
+		{
+			if (stat(path, &st) == 0)
+				pg_atomic_write_u32(&vismap_may_have_bits[i], 1);
+		}
+		else if (unlink(path) != 0 && errno != ENOENT)
 			ereport(FATAL,
 					(errcode_for_file_access(),
 					 errmsg("could not remove visibility map \"%s\" of an nvm_am relation: %m",
@@ -173,6 +214,19 @@ NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno, uint8 flags)
 		visibilitymap_clear(rel, blkno, vmbuf, flags);
 	if (BufferIsValid(vmbuf))
 		ReleaseBuffer(vmbuf);
+}
+
+/*
+ * NvmVismapAllVisible - is blkno marked all-visible?  The map page stays
+ * pinned in *vmbuf for the next call (the caller releases it).  Caller
+ * holds the page's lock, so that no change can clear the bit meanwhile.
+ */
+bool
+NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno, Buffer *vmbuf)
+{
+	if (pg_atomic_read_u32(&vismap_may_have_bits[dirIndex]) == 0)
+		return false;
+	return (visibilitymap_get_status(rel, blkno, vmbuf) & VISIBILITYMAP_ALL_VISIBLE) != 0;
 }
 
 /*
