@@ -162,6 +162,13 @@ typedef struct IplRecBuf
 		uint64		force_align;
 	}			u;
 	int			len;
+	/*
+	 * For the WAL body of an update (IplWalBody): the offset in the page of
+	 * the old version, whose data the new version (the record's first
+	 * patch) mostly repeats, and its length; 0 for other records.
+	 */
+	uint16		walDeltaFrom;
+	uint16		walDeltaLen;
 } IplRecBuf;
 
 static IplRecBuf recbuf;
@@ -200,6 +207,7 @@ IplRecStart(IplRecBuf *rb, uint8 type)
 	memset(&rb->u.hdr, 0, sizeof(IplRecord));
 	rb->u.hdr.type = type;
 	rb->len = sizeof(IplRecord);
+	rb->walDeltaFrom = 0;
 }
 
 static void
@@ -1409,6 +1417,8 @@ IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
 	IplRecPatch(rb, ItemIdGetOffset(PageGetItemId(page, oldoff)), oldhdr,
 				offsetof(HeapTupleHeaderData, t_hoff));
 	IplRecPrunable(rb, page, oldhdr);
+	rb->walDeltaFrom = ItemIdGetOffset(PageGetItemId(page, oldoff));
+	rb->walDeltaLen = ItemIdGetLength(PageGetItemId(page, oldoff));
 	/* more than an append now: not for IplSeal's in-place path */
 	rb->u.hdr.flags &= ~IPL_RECF_APPEND;
 	IplApply(page, rb);
@@ -1744,16 +1754,102 @@ IplWalNeeded(int dirIndex)
 }
 
 /*
- * IplWalBody - the body of the finished in-page log record in rb, made
- * self-contained: bytes a patch takes from the base image (a tuple written
- * into its free space) are copied in.  Returns its length in out.
+ * In a WAL body a patch may also copy bytes of the page as it was before
+ * the record (IPL_PATCH_BASE set there: the patch header is followed by
+ * the uint16 offset of the source, not by bytes).  Redo has the same page
+ * before the record (its image, or the page's image after the checkpoint
+ * and the records since), so the bytes are the same.  An update uses it
+ * for the data its new version repeats from the old one, as heap's update
+ * records leave out the prefix and suffix the two versions share; only
+ * tuple data is copied, never a tuple header, whose hint bits may differ.
+ */
+#define IPL_WAL_DELTA_MIN	16		/* shared bytes worth a copy */
+
+/* IplWalAddPatch - append a patch of len bytes at off to a WAL body */
+static int
+IplWalAddPatch(char *out, int n, uint16 off, const char *bytes, int len)
+{
+	IplPatch	patch;
+
+	if (len <= 0)
+		return n;
+	patch.off = off;
+	patch.len = (uint16) len;
+	memcpy(out + n, &patch, sizeof(patch));
+	memcpy(out + n + sizeof(patch), bytes, len);
+	return n + sizeof(patch) + len;
+}
+
+/* IplWalAddCopy - append "copy len bytes from src of the page before" */
+static int
+IplWalAddCopy(char *out, int n, uint16 off, uint16 src, int len)
+{
+	IplPatch	patch;
+
+	if (len <= 0)
+		return n;
+	patch.off = off;
+	patch.len = (uint16) (len | IPL_PATCH_BASE);
+	memcpy(out + n, &patch, sizeof(patch));
+	memcpy(out + n + sizeof(patch), &src, sizeof(src));
+	return n + sizeof(patch) + sizeof(src);
+}
+
+/*
+ * IplWalTupleDelta - append the new version new (len bytes, at off) of an
+ * update to a WAL body: its header literally, its data as the prefix and
+ * suffix it shares with the old version's data (copies) around the bytes
+ * that differ.  page is the page before the record; from and oldlen the
+ * old version's offset and length.
  */
 static int
-IplWalBody(const IplRecBuf *rb, Page base, char *out)
+IplWalTupleDelta(char *out, int n, Page page, uint16 from, int oldlen,
+				 uint16 off, const char *new, int len)
+{
+	HeapTupleHeader oldt = (HeapTupleHeader) ((char *) page + from);
+	int			newhoff = ((HeapTupleHeader) new)->t_hoff;
+	int			oldhoff = oldt->t_hoff;
+	int			newdata = len - newhoff;
+	int			olddata = oldlen - oldhoff;
+	int			prefix = 0;
+	int			suffix = 0;
+
+	if (newdata <= 0 || olddata <= 0 || from + oldlen > BLCKSZ)
+		return IplWalAddPatch(out, n, off, new, len);
+	while (prefix < newdata && prefix < olddata &&
+		   new[newhoff + prefix] == ((char *) oldt)[oldhoff + prefix])
+		prefix++;
+	while (suffix < newdata - prefix && suffix < olddata - prefix &&
+		   new[len - 1 - suffix] == ((char *) oldt)[oldlen - 1 - suffix])
+		suffix++;
+	if (prefix < IPL_WAL_DELTA_MIN)
+		prefix = 0;
+	if (suffix < IPL_WAL_DELTA_MIN)
+		suffix = 0;
+	if (prefix + suffix == 0)
+		return IplWalAddPatch(out, n, off, new, len);
+	n = IplWalAddPatch(out, n, off, new, newhoff);
+	n = IplWalAddCopy(out, n, off + newhoff, from + oldhoff, prefix);
+	n = IplWalAddPatch(out, n, off + newhoff + prefix, new + newhoff + prefix,
+					   newdata - prefix - suffix);
+	n = IplWalAddCopy(out, n, off + len - suffix, from + oldlen - suffix, suffix);
+	return n;
+}
+
+/*
+ * IplWalBody - the body of the finished in-page log record in rb, made
+ * self-contained: bytes a patch takes from the base image (a tuple written
+ * into its free space) are copied in; an update's new version is sent as
+ * its difference from the old one (IplWalTupleDelta).  page is the page
+ * before the record.  Returns its length in out.
+ */
+static int
+IplWalBody(const IplRecBuf *rb, Page base, Page page, char *out)
 {
 	const char *p = rb->u.data + sizeof(IplRecord);
 	const char *end = rb->u.data + rb->len;
 	int			n = 0;
+	bool		first = true;
 
 	if (rb->u.hdr.type != IPL_REC_PATCH)
 	{
@@ -1771,11 +1867,60 @@ IplWalBody(const IplRecBuf *rb, Page base, char *out)
 			break;
 		if (r < 0)
 			elog(PANIC, "nvm_am in-page log record does not parse");
-		memcpy(out + n, &patch, sizeof(patch));
-		memcpy(out + n + sizeof(patch), bytes ? bytes : (char *) base + patch.off, patch.len);
-		n += sizeof(patch) + patch.len;
+		if (bytes == NULL)
+			bytes = (char *) base + patch.off;
+		if (first && rb->walDeltaFrom != 0 && patch.len >= SizeofHeapTupleHeader)
+			n = IplWalTupleDelta(out, n, page, rb->walDeltaFrom, rb->walDeltaLen,
+								 patch.off, bytes, patch.len);
+		else
+			n = IplWalAddPatch(out, n, patch.off, bytes, patch.len);
+		first = false;
 	}
 	return n;
+}
+
+/*
+ * IplWalUnpackBody - the in-page log record of the PATCH body of a WAL
+ * record (IplWalBody) into rb: copies are resolved against page, the page
+ * before the record.  False for a body that does not parse.
+ */
+static bool
+IplWalUnpackBody(IplRecBuf *rb, const char *body, int len, Page page)
+{
+	const char *p = body;
+	const char *end = body + len;
+
+	IplRecStart(rb, IPL_REC_PATCH);
+	while (p + sizeof(IplPatch) <= end)
+	{
+		IplPatch	patch;
+
+		memcpy(&patch, p, sizeof(patch));
+		p += sizeof(patch);
+		if (patch.len & IPL_PATCH_BASE)
+		{
+			uint16		src;
+
+			patch.len &= ~IPL_PATCH_BASE;
+			if (p + sizeof(src) > end)
+				return false;
+			memcpy(&src, p, sizeof(src));
+			p += sizeof(src);
+			if (src < SizeOfPageHeaderData || src + patch.len > BLCKSZ ||
+				patch.off < 8 || patch.off + patch.len > BLCKSZ || patch.len == 0)
+				return false;
+			IplRecPatch(rb, patch.off, (char *) page + src, patch.len);
+		}
+		else
+		{
+			if (patch.len == 0 || p + patch.len > end ||
+				patch.off < 8 || patch.off + patch.len > BLCKSZ)
+				return false;
+			IplRecPatch(rb, patch.off, p, patch.len);
+			p += patch.len;
+		}
+	}
+	return p == end;
 }
 
 /*
@@ -1791,7 +1936,7 @@ IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
 			 TransactionId conflictXid)
 {
 	static char body[2 * BLCKSZ];
-	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), body);
+	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), page, body);
 
 	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page,
 			   NvmPoolFrameWalLsn(s->frame), rb->u.hdr.type, body, len,
@@ -1929,8 +2074,17 @@ IplWalRedo(XLogReaderState *record)
 			IplRecBuf  *rb = &recbuf;
 			Page		page = IplGetPage(xlrec.dirIndex, blkno);
 
-			IplRecStart(rb, xlrec.type);
-			IplRecAdd(rb, XLogRecGetData(record) + sizeof(xlrec), xlrec.len);
+			if (xlrec.type == IPL_REC_PATCH)
+			{
+				if (!IplWalUnpackBody(rb, XLogRecGetData(record) + sizeof(xlrec),
+									  xlrec.len, page))
+					elog(PANIC, "nvm_am redo: a page record of block %u does not parse", blkno);
+			}
+			else
+			{
+				IplRecStart(rb, xlrec.type);
+				IplRecAdd(rb, XLogRecGetData(record) + sizeof(xlrec), xlrec.len);
+			}
 			/* a prune moves tuples: never under readers that pinned the image */
 			if (xlrec.type == IPL_REC_PRUNE)
 			{

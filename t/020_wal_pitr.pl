@@ -37,7 +37,7 @@ psql_p(q{INSERT INTO kv SELECT g, 'before' FROM generate_series(3001, 3100) g;
          UPDATE kv SET v = 'updated before' WHERE k <= 100;});
 my %q = (
 	kv => q{SELECT count(*) || ':' || md5(string_agg(k || v, ',' ORDER BY k)) FROM kv},
-	accounts => q{SELECT md5(string_agg(aid || ':' || abalance, ',' ORDER BY aid)) FROM pgbench_accounts},
+	accounts => q{SELECT md5(string_agg(a::text, ',' ORDER BY aid)) FROM pgbench_accounts a},
 	history => q{SELECT count(*) || ':' || sum(delta) FROM pgbench_history},
 	doomed => q{SELECT count(*) FROM doomed});
 my %at_rp = map { $_ => psql_p($q{$_}) } keys %q;

@@ -54,7 +54,7 @@ $h->finish;
 like($out, qr/number of transactions actually processed: 6000\/6000/,
 	'pgbench committed its 6000 transactions during the backup');
 my %q = (
-	accounts => q{SELECT md5(string_agg(aid || ':' || abalance, ',' ORDER BY aid)) FROM pgbench_accounts},
+	accounts => q{SELECT md5(string_agg(a::text, ',' ORDER BY aid)) FROM pgbench_accounts a},
 	history => q{SELECT count(*) || ':' || sum(delta) FROM pgbench_history},
 	balance => q{SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(bbalance) FROM pgbench_branches)});
 my %want = map { $_ => psql_p($q{$_}) } keys %q;

@@ -57,7 +57,7 @@ $new->wait_for_catchup($old);
 # the rewound server, a hot standby now, reads the new primary's rows
 my %q = (
 	kv => q{SELECT count(*) || ':' || md5(string_agg(k || v, ',' ORDER BY k)) FROM kv},
-	accounts => q{SELECT md5(string_agg(aid || ':' || abalance, ',' ORDER BY aid)) FROM pgbench_accounts},
+	accounts => q{SELECT md5(string_agg(a::text, ',' ORDER BY aid)) FROM pgbench_accounts a},
 	history => q{SELECT count(*) || ':' || sum(delta) FROM pgbench_history});
 for my $t (sort keys %q)
 {
