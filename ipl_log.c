@@ -286,7 +286,10 @@ IplRecFinish(IplRecBuf *rb, uint64 gen)
  * IplPatchNext - read the patch at *p of a PATCH body that ends at end
  * and move *p past it: its offset and length in *patch (IPL_PATCH_BASE
  * taken off), *bytes where its bytes are in the body, or NULL for bytes
- * the patch takes from the base image, whose CRC-32C is then in *crc.
+ * the patch takes from elsewhere (IPL_PATCH_BASE): in an in-page log
+ * record from the base image, whose CRC-32C is then in *crc; in a WAL body
+ * from the page before the record, whose offset is then in *crc
+ * (IplRecPatchFrom).
  * Returns 1 for a patch, 0 at the end of the list, -1 for a patch that
  * does not fit the body or the page.
  */
@@ -1755,56 +1758,42 @@ IplWalNeeded(int dirIndex)
 
 /*
  * In a WAL body a patch may also copy bytes of the page as it was before
- * the record (IPL_PATCH_BASE set there: the patch header is followed by
- * the uint16 offset of the source, not by bytes).  Redo has the same page
- * before the record (its image, or the page's image after the checkpoint
- * and the records since), so the bytes are the same.  An update uses it
- * for the data its new version repeats from the old one, as heap's update
- * records leave out the prefix and suffix the two versions share; only
- * tuple data is copied, never a tuple header, whose hint bits may differ.
+ * the record: IPL_PATCH_BASE set, and in the four bytes where an in-page
+ * log record carries the CRC of base bytes, the offset of the source
+ * (IplRecPatchFrom), so that one reader, IplPatchNext, parses both.  Redo
+ * has the same page before the record (its image, or the page's image
+ * after the checkpoint and the records since), so the bytes are the same.
+ * An update uses it for the data its new version repeats from the old one,
+ * as heap's update records leave out the prefix and suffix the two
+ * versions share; only tuple data is copied, never a tuple header, whose
+ * hint bits may differ.
  */
 #define IPL_WAL_DELTA_MIN	16		/* shared bytes worth a copy */
 
-/* IplWalAddPatch - append a patch of len bytes at off to a WAL body */
-static int
-IplWalAddPatch(char *out, int n, uint16 off, const char *bytes, int len)
+/* IplRecPatchFrom - add "copy len bytes at src of the page before to off" */
+static void
+IplRecPatchFrom(IplRecBuf *rb, int off, int src, int len)
 {
-	IplPatch	patch;
+	IplPatch	p;
+	uint32		from = (uint32) src;
 
-	if (len <= 0)
-		return n;
-	patch.off = off;
-	patch.len = (uint16) len;
-	memcpy(out + n, &patch, sizeof(patch));
-	memcpy(out + n + sizeof(patch), bytes, len);
-	return n + sizeof(patch) + len;
-}
-
-/* IplWalAddCopy - append "copy len bytes from src of the page before" */
-static int
-IplWalAddCopy(char *out, int n, uint16 off, uint16 src, int len)
-{
-	IplPatch	patch;
-
-	if (len <= 0)
-		return n;
-	patch.off = off;
-	patch.len = (uint16) (len | IPL_PATCH_BASE);
-	memcpy(out + n, &patch, sizeof(patch));
-	memcpy(out + n + sizeof(patch), &src, sizeof(src));
-	return n + sizeof(patch) + sizeof(src);
+	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
+	p.off = (uint16) off;
+	p.len = (uint16) (len | IPL_PATCH_BASE);
+	IplRecAdd(rb, &p, sizeof(p));
+	IplRecAdd(rb, &from, sizeof(from));
 }
 
 /*
- * IplWalTupleDelta - append the new version new (len bytes, at off) of an
- * update to a WAL body: its header literally, its data as the prefix and
- * suffix it shares with the old version's data (copies) around the bytes
- * that differ.  page is the page before the record; from and oldlen the
- * old version's offset and length.
+ * IplWalTupleDelta - add to the WAL body being built in wb the new version
+ * new (len bytes, at off) of an update: its header literally, its data as
+ * the prefix and suffix it shares with the old version's data (copies)
+ * around the bytes that differ.  page is the page before the record; from
+ * and oldlen the old version's offset and length.
  */
-static int
-IplWalTupleDelta(char *out, int n, Page page, uint16 from, int oldlen,
-				 uint16 off, const char *new, int len)
+static void
+IplWalTupleDelta(IplRecBuf *wb, Page page, int from, int oldlen,
+				 int off, const char *new, int len)
 {
 	HeapTupleHeader oldt = (HeapTupleHeader) ((char *) page + from);
 	int			newhoff = ((HeapTupleHeader) new)->t_hoff;
@@ -1813,27 +1802,34 @@ IplWalTupleDelta(char *out, int n, Page page, uint16 from, int oldlen,
 	int			olddata = oldlen - oldhoff;
 	int			prefix = 0;
 	int			suffix = 0;
+	int			middle;
 
-	if (newdata <= 0 || olddata <= 0 || from + oldlen > BLCKSZ)
-		return IplWalAddPatch(out, n, off, new, len);
-	while (prefix < newdata && prefix < olddata &&
-		   new[newhoff + prefix] == ((char *) oldt)[oldhoff + prefix])
-		prefix++;
-	while (suffix < newdata - prefix && suffix < olddata - prefix &&
-		   new[len - 1 - suffix] == ((char *) oldt)[oldlen - 1 - suffix])
-		suffix++;
+	if (newdata > 0 && olddata > 0 && from + oldlen <= BLCKSZ)
+	{
+		while (prefix < newdata && prefix < olddata &&
+			   new[newhoff + prefix] == ((char *) oldt)[oldhoff + prefix])
+			prefix++;
+		while (suffix < newdata - prefix && suffix < olddata - prefix &&
+			   new[len - 1 - suffix] == ((char *) oldt)[oldlen - 1 - suffix])
+			suffix++;
+	}
 	if (prefix < IPL_WAL_DELTA_MIN)
 		prefix = 0;
 	if (suffix < IPL_WAL_DELTA_MIN)
 		suffix = 0;
 	if (prefix + suffix == 0)
-		return IplWalAddPatch(out, n, off, new, len);
-	n = IplWalAddPatch(out, n, off, new, newhoff);
-	n = IplWalAddCopy(out, n, off + newhoff, from + oldhoff, prefix);
-	n = IplWalAddPatch(out, n, off + newhoff + prefix, new + newhoff + prefix,
-					   newdata - prefix - suffix);
-	n = IplWalAddCopy(out, n, off + len - suffix, from + oldlen - suffix, suffix);
-	return n;
+	{
+		IplRecPatch(wb, off, new, len);
+		return;
+	}
+	middle = newdata - prefix - suffix;
+	IplRecPatch(wb, off, new, newhoff);
+	if (prefix > 0)
+		IplRecPatchFrom(wb, off + newhoff, from + oldhoff, prefix);
+	if (middle > 0)
+		IplRecPatch(wb, off + newhoff + prefix, new + newhoff + prefix, middle);
+	if (suffix > 0)
+		IplRecPatchFrom(wb, off + len - suffix, from + oldlen - suffix, suffix);
 }
 
 /*
@@ -1841,42 +1837,42 @@ IplWalTupleDelta(char *out, int n, Page page, uint16 from, int oldlen,
  * self-contained: bytes a patch takes from the base image (a tuple written
  * into its free space) are copied in; an update's new version is sent as
  * its difference from the old one (IplWalTupleDelta).  page is the page
- * before the record.  Returns its length in out.
+ * before the record.  Returns the body (valid until the next call) and its
+ * length in *len.
  */
-static int
-IplWalBody(const IplRecBuf *rb, Page base, Page page, char *out)
+static const char *
+IplWalBody(const IplRecBuf *rb, Page base, Page page, int *len)
 {
+	static IplRecBuf wb;
 	const char *p = rb->u.data + sizeof(IplRecord);
 	const char *end = rb->u.data + rb->len;
-	int			n = 0;
 	bool		first = true;
+	IplPatch	patch;
+	const char *bytes;
+	pg_crc32c	crc;
+	int			r;
 
 	if (rb->u.hdr.type != IPL_REC_PATCH)
 	{
-		memcpy(out, p, end - p);
-		return end - p;
+		*len = end - p;
+		return p;
 	}
-	for (;;)
+	IplRecStart(&wb, IPL_REC_PATCH);
+	while ((r = IplPatchNext(&p, end, &patch, &bytes, &crc)) > 0)
 	{
-		IplPatch	patch;
-		const char *bytes;
-		pg_crc32c	crc;
-		int			r = IplPatchNext(&p, end, &patch, &bytes, &crc);
-
-		if (r == 0)
-			break;
-		if (r < 0)
-			elog(PANIC, "nvm_am in-page log record does not parse");
 		if (bytes == NULL)
 			bytes = (char *) base + patch.off;
 		if (first && rb->walDeltaFrom != 0 && patch.len >= SizeofHeapTupleHeader)
-			n = IplWalTupleDelta(out, n, page, rb->walDeltaFrom, rb->walDeltaLen,
-								 patch.off, bytes, patch.len);
+			IplWalTupleDelta(&wb, page, rb->walDeltaFrom, rb->walDeltaLen,
+							 patch.off, bytes, patch.len);
 		else
-			n = IplWalAddPatch(out, n, patch.off, bytes, patch.len);
+			IplRecPatch(&wb, patch.off, bytes, patch.len);
 		first = false;
 	}
-	return n;
+	if (r < 0)
+		elog(PANIC, "nvm_am in-page log record does not parse");
+	*len = wb.len - sizeof(IplRecord);
+	return wb.u.data + sizeof(IplRecord);
 }
 
 /*
@@ -1889,38 +1885,23 @@ IplWalUnpackBody(IplRecBuf *rb, const char *body, int len, Page page)
 {
 	const char *p = body;
 	const char *end = body + len;
+	IplPatch	patch;
+	const char *bytes;
+	pg_crc32c	src;
+	int			r;
 
 	IplRecStart(rb, IPL_REC_PATCH);
-	while (p + sizeof(IplPatch) <= end)
+	while ((r = IplPatchNext(&p, end, &patch, &bytes, &src)) > 0)
 	{
-		IplPatch	patch;
-
-		memcpy(&patch, p, sizeof(patch));
-		p += sizeof(patch);
-		if (patch.len & IPL_PATCH_BASE)
+		if (bytes == NULL)
 		{
-			uint16		src;
-
-			patch.len &= ~IPL_PATCH_BASE;
-			if (p + sizeof(src) > end)
+			if (src < SizeOfPageHeaderData || src + patch.len > BLCKSZ)
 				return false;
-			memcpy(&src, p, sizeof(src));
-			p += sizeof(src);
-			if (src < SizeOfPageHeaderData || src + patch.len > BLCKSZ ||
-				patch.off < 8 || patch.off + patch.len > BLCKSZ || patch.len == 0)
-				return false;
-			IplRecPatch(rb, patch.off, (char *) page + src, patch.len);
+			bytes = (char *) page + src;
 		}
-		else
-		{
-			if (patch.len == 0 || p + patch.len > end ||
-				patch.off < 8 || patch.off + patch.len > BLCKSZ)
-				return false;
-			IplRecPatch(rb, patch.off, p, patch.len);
-			p += patch.len;
-		}
+		IplRecPatch(rb, patch.off, bytes, patch.len);
 	}
-	return p == end;
+	return r == 0 && p == end;
 }
 
 /*
@@ -1935,8 +1916,8 @@ static void
 IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
 			 TransactionId conflictXid)
 {
-	static char body[2 * BLCKSZ];
-	int			len = IplWalBody(rb, NvmPoolFramePage(s->frame), page, body);
+	int			len;
+	const char *body = IplWalBody(rb, NvmPoolFramePage(s->frame), page, &len);
 
 	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page,
 			   NvmPoolFrameWalLsn(s->frame), rb->u.hdr.type, body, len,
