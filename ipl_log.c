@@ -231,18 +231,29 @@ IplBytesCrc(const void *data, Size len)
 	return crc;
 }
 
-/* IplRecPatchBase - add "copy len bytes at offset off of the base image" */
+/*
+ * IplRecPatchElsewhere - add a patch of len bytes at off whose bytes are not
+ * in the record (IPL_PATCH_BASE) but named by word: the CRC-32C of base
+ * bytes in an in-page log record, a source offset in a WAL body
+ * (IplPatchNext reads both).
+ */
 static void
-IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
+IplRecPatchElsewhere(IplRecBuf *rb, int off, int len, uint32 word)
 {
 	IplPatch	p;
-	pg_crc32c	crc = IplBytesCrc(data, len);
 
 	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
 	p.off = (uint16) off;
 	p.len = (uint16) (len | IPL_PATCH_BASE);
 	IplRecAdd(rb, &p, sizeof(p));
-	IplRecAdd(rb, &crc, sizeof(crc));
+	IplRecAdd(rb, &word, sizeof(word));
+}
+
+/* IplRecPatchBase - add "copy len bytes at offset off of the base image" */
+static void
+IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
+{
+	IplRecPatchElsewhere(rb, off, len, IplBytesCrc(data, len));
 }
 
 static void
@@ -1774,14 +1785,7 @@ IplWalNeeded(int dirIndex)
 static void
 IplRecPatchFrom(IplRecBuf *rb, int off, int src, int len)
 {
-	IplPatch	p;
-	uint32		from = (uint32) src;
-
-	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
-	p.off = (uint16) off;
-	p.len = (uint16) (len | IPL_PATCH_BASE);
-	IplRecAdd(rb, &p, sizeof(p));
-	IplRecAdd(rb, &from, sizeof(from));
+	IplRecPatchElsewhere(rb, off, len, (uint32) src);
 }
 
 /*
