@@ -81,6 +81,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
@@ -163,12 +164,14 @@ typedef struct IplRecBuf
 	}			u;
 	int			len;
 	/*
-	 * For the WAL body of an update (IplWalBody): the offset in the page of
-	 * the old version, whose data the new version (the record's first
-	 * patch) mostly repeats, and its length; 0 for other records.
+	 * What the record's patches are, for its WAL body (IplWalBody): the line
+	 * pointer of the tuple IplTupleRecord added (its first three patches),
+	 * the version an update replaced (its data is mostly the new one's), the
+	 * offset of a patch of a tuple header's visibility fields; 0 for none.
 	 */
-	uint16		walDeltaFrom;
-	uint16		walDeltaLen;
+	OffsetNumber walTupleLp;
+	OffsetNumber walOldLp;
+	uint16		walHdrOff;
 } IplRecBuf;
 
 static IplRecBuf recbuf;
@@ -207,7 +210,9 @@ IplRecStart(IplRecBuf *rb, uint8 type)
 	memset(&rb->u.hdr, 0, sizeof(IplRecord));
 	rb->u.hdr.type = type;
 	rb->len = sizeof(IplRecord);
-	rb->walDeltaFrom = 0;
+	rb->walTupleLp = InvalidOffsetNumber;
+	rb->walOldLp = InvalidOffsetNumber;
+	rb->walHdrOff = 0;
 }
 
 static void
@@ -232,28 +237,20 @@ IplBytesCrc(const void *data, Size len)
 }
 
 /*
- * IplRecPatchElsewhere - add a patch of len bytes at off whose bytes are not
- * in the record (IPL_PATCH_BASE) but named by word: the CRC-32C of base
- * bytes in an in-page log record, a source offset in a WAL body
- * (IplPatchNext reads both).
+ * IplRecPatchBase - add "copy len bytes at offset off of the base image",
+ * data being those bytes: the patch (IPL_PATCH_BASE) carries their CRC-32C.
  */
 static void
-IplRecPatchElsewhere(IplRecBuf *rb, int off, int len, uint32 word)
+IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
 {
 	IplPatch	p;
+	pg_crc32c	crc = IplBytesCrc(data, len);
 
 	Assert(off >= 8 && len > 0 && off + len <= BLCKSZ);
 	p.off = (uint16) off;
 	p.len = (uint16) (len | IPL_PATCH_BASE);
 	IplRecAdd(rb, &p, sizeof(p));
-	IplRecAdd(rb, &word, sizeof(word));
-}
-
-/* IplRecPatchBase - add "copy len bytes at offset off of the base image" */
-static void
-IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
-{
-	IplRecPatchElsewhere(rb, off, len, IplBytesCrc(data, len));
+	IplRecAdd(rb, &crc, sizeof(crc));
 }
 
 static void
@@ -297,10 +294,8 @@ IplRecFinish(IplRecBuf *rb, uint64 gen)
  * IplPatchNext - read the patch at *p of a PATCH body that ends at end
  * and move *p past it: its offset and length in *patch (IPL_PATCH_BASE
  * taken off), *bytes where its bytes are in the body, or NULL for bytes
- * the patch takes from elsewhere (IPL_PATCH_BASE): in an in-page log
- * record from the base image, whose CRC-32C is then in *crc; in a WAL body
- * from the page before the record, whose offset is then in *crc
- * (IplRecPatchFrom).
+ * the patch takes from the base image (IPL_PATCH_BASE), whose CRC-32C is
+ * then in *crc.
  * Returns 1 for a patch, 0 at the end of the list, -1 for a patch that
  * does not fit the body or the page.
  */
@@ -1383,6 +1378,7 @@ IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
 	word[3] = upper;
 	IplRecPatch(rb, 8, word, sizeof(word));
 
+	rb->walTupleLp = off;
 	ItemPointerSet(&tup->t_self, blkno, off);
 	if (!keepCtid)
 		tup->t_data->t_ctid = tup->t_self;
@@ -1431,8 +1427,8 @@ IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
 	IplRecPatch(rb, ItemIdGetOffset(PageGetItemId(page, oldoff)), oldhdr,
 				offsetof(HeapTupleHeaderData, t_hoff));
 	IplRecPrunable(rb, page, oldhdr);
-	rb->walDeltaFrom = ItemIdGetOffset(PageGetItemId(page, oldoff));
-	rb->walDeltaLen = ItemIdGetLength(PageGetItemId(page, oldoff));
+	rb->walOldLp = oldoff;
+	rb->walHdrOff = ItemIdGetOffset(PageGetItemId(page, oldoff));
 	/* more than an append now: not for IplSeal's in-place path */
 	rb->u.hdr.flags &= ~IPL_RECF_APPEND;
 	IplApply(page, rb);
@@ -1573,6 +1569,7 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	Assert(ItemIdIsNormal(lp));
 	IplRecStart(rb, IPL_REC_PATCH);
 	IplRecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
+	rb->walHdrOff = ItemIdGetOffset(lp);
 	IplRecPrunable(rb, page, newhdr);
 	IplApply(page, rb);
 }
@@ -1768,92 +1765,267 @@ IplWalNeeded(int dirIndex)
 }
 
 /*
- * In a WAL body a patch may also copy bytes of the page as it was before
- * the record: IPL_PATCH_BASE set, and in the four bytes where an in-page
- * log record carries the CRC of base bytes, the offset of the source
- * (IplRecPatchFrom), so that one reader, IplPatchNext, parses both.  Redo
- * has the same page before the record (its image, or the page's image
- * after the checkpoint and the records since), so the bytes are the same.
- * An update uses it for the data its new version repeats from the old one,
- * as heap's update records leave out the prefix and suffix the two
- * versions share; only tuple data is copied, never a tuple header, whose
- * hint bits may differ.
+ * The WAL body of a PATCH record is not the in-page log record itself but a
+ * list of operations that redo turns back into one (IplWalUnpackBody).
+ * Whatever redo can derive from the page before the record is left out, as
+ * heap's records leave out what redo derives: the line pointer and
+ * pd_lower/pd_upper of a new tuple, the fields of its header that are as
+ * expected (xmin the record's xid, no xmax, the first command id, t_ctid
+ * pointing to itself), the fields of a changed tuple header that stay as
+ * they were, and the data a new version shares with the version it updates
+ * (a prefix and a suffix, copied from the old version by redo).  Redo's
+ * page before the record has the same bytes wherever records wrote them;
+ * it may differ only in hints (t_infomask's hint bits, pd_prune_xid as a
+ * hint, pd_checksum between frame writes), so t_infomask always travels
+ * and derived pd_flags/pd_checksum are the redoing server's own.  The
+ * encoder uses a derived form only when deriving it from its own page
+ * before the record gives exactly the bytes of the in-page record;
+ * anything else travels as literal bytes.
+ *
+ * Operations (integers little-endian as in memory, unaligned):
+ *   IPL_WAL_BYTES  off:2 len:2 bytes[len]            write bytes at off
+ *   IPL_WAL_TUPLE  len:2 lp:2 mask:1 infomask2:2 infomask:2 hoff:1
+ *                  [xmin:4] [xmax:4] [cid:4] [ctid:6]
+ *                  [oldlp:2 prefix:2 suffix:2]     (IPL_WALF_DELTA)
+ *                  data[len - 23 - prefix - suffix]
+ *                  a new tuple of len bytes under line pointer lp, placed
+ *                  as IplTupleRecord places it: at pd_upper - MAXALIGN(len)
+ *                  (its place, line pointer and pd_lower/pd_upper derived)
+ *   IPL_WAL_HEADER off:2 mask:1 infomask2:2 infomask:2
+ *                  [xmin:4] [xmax:4] [cid:4] [ctid:6]
+ *                  new visibility fields of the tuple header at off; a
+ *                  field not in mask keeps the page's value, except that
+ *                  IPL_WALF_CTID_NEW points t_ctid to the record's new tuple
+ *   IPL_WAL_PRUNABLE                                 pd_prune_xid becomes
+ *                  the record's xid (IplRecPrunable)
  */
-#define IPL_WAL_DELTA_MIN	16		/* shared bytes worth a copy */
+#define IPL_WAL_BYTES	1
+#define IPL_WAL_TUPLE	2
+#define IPL_WAL_HEADER	3
+#define IPL_WAL_PRUNABLE	4
 
-/* IplRecPatchFrom - add "copy len bytes at src of the page before to off" */
-static void
-IplRecPatchFrom(IplRecBuf *rb, int off, int src, int len)
+#define IPL_WALF_XMIN		0x01
+#define IPL_WALF_XMAX		0x02
+#define IPL_WALF_CID		0x04
+#define IPL_WALF_CTID		0x08
+#define IPL_WALF_CTID_NEW	0x10
+#define IPL_WALF_DELTA		0x20
+
+/* the visibility fields of a tuple header: all of it up to t_hoff */
+#define IPL_HDR_FIELDS	offsetof(HeapTupleHeaderData, t_hoff)
+/* where a tuple's data (null bitmap, padding, columns) starts */
+#define IPL_TUPLE_DATA	offsetof(HeapTupleHeaderData, t_bits)
+/* shared bytes (prefix + suffix) worth the 6 bytes that name them */
+#define IPL_WAL_DELTA_MIN	8
+
+/* a WAL body being built: static, at most one at a time */
+typedef struct IplWalBuf
 {
-	IplRecPatchElsewhere(rb, off, len, (uint32) src);
+	char		data[2 * BLCKSZ + MaxHeapTuplesPerPage + 64];
+	int			len;
+} IplWalBuf;
+
+static void
+IplWalPut(IplWalBuf *wb, const void *data, int len)
+{
+	Assert(wb->len + len <= (int) sizeof(wb->data));
+	memcpy(wb->data + wb->len, data, len);
+	wb->len += len;
+}
+
+static void
+IplWalPut1(IplWalBuf *wb, uint8 v)
+{
+	IplWalPut(wb, &v, 1);
+}
+
+static void
+IplWalPut2(IplWalBuf *wb, uint16 v)
+{
+	IplWalPut(wb, &v, 2);
+}
+
+/* the line pointer and pd_lower/pd_upper word a tuple at off adds to page */
+static void
+IplWalDeriveItem(Page page, OffsetNumber lp, int off, int len,
+				 ItemIdData *item, uint16 word[4])
+{
+	ItemIdSetNormal(item, off, len);
+	memcpy(word, (char *) page + 8, 4 * sizeof(uint16));
+	if (lp > PageGetMaxOffsetNumber(page))
+		word[2] += sizeof(ItemIdData);
+	word[3] = off;
 }
 
 /*
- * IplWalTupleDelta - add to the WAL body being built in wb the new version
- * new (len bytes, at off) of an update: its header literally, its data as
- * the prefix and suffix it shares with the old version's data (copies)
- * around the bytes that differ.  page is the page before the record; from
- * and oldlen the old version's offset and length.
+ * IplWalPutFields - the optional header fields of an IPL_WAL_TUPLE or
+ * IPL_WAL_HEADER operation: those of hdr that differ from expect (ctid:
+ * unless it is newSelf, which sets IPL_WALF_CTID_NEW instead).  The mask
+ * byte is at maskAt in wb.
  */
 static void
-IplWalTupleDelta(IplRecBuf *wb, Page page, int from, int oldlen,
-				 int off, const char *new, int len)
+IplWalPutFields(IplWalBuf *wb, int maskAt, const HeapTupleHeaderData *hdr,
+				const HeapTupleHeaderData *expect, const ItemPointerData *newSelf)
 {
-	HeapTupleHeader oldt = (HeapTupleHeader) ((char *) page + from);
-	int			newhoff = ((HeapTupleHeader) new)->t_hoff;
-	int			oldhoff = oldt->t_hoff;
-	int			newdata = len - newhoff;
-	int			olddata = oldlen - oldhoff;
+	uint8		mask = 0;
+
+	if (HeapTupleHeaderGetRawXmin(hdr) != HeapTupleHeaderGetRawXmin(expect))
+	{
+		mask |= IPL_WALF_XMIN;
+		IplWalPut(wb, &hdr->t_choice.t_heap.t_xmin, 4);
+	}
+	if (HeapTupleHeaderGetRawXmax(hdr) != HeapTupleHeaderGetRawXmax(expect))
+	{
+		mask |= IPL_WALF_XMAX;
+		IplWalPut(wb, &hdr->t_choice.t_heap.t_xmax, 4);
+	}
+	if (hdr->t_choice.t_heap.t_field3.t_cid != expect->t_choice.t_heap.t_field3.t_cid)
+	{
+		mask |= IPL_WALF_CID;
+		IplWalPut(wb, &hdr->t_choice.t_heap.t_field3.t_cid, 4);
+	}
+	if (newSelf != NULL && ItemPointerEquals((ItemPointer) &hdr->t_ctid, (ItemPointer) newSelf) &&
+		!ItemPointerEquals((ItemPointer) &expect->t_ctid, (ItemPointer) newSelf))
+		mask |= IPL_WALF_CTID_NEW;
+	else if (memcmp(&hdr->t_ctid, &expect->t_ctid, sizeof(ItemPointerData)) != 0)
+	{
+		mask |= IPL_WALF_CTID;
+		IplWalPut(wb, &hdr->t_ctid, sizeof(ItemPointerData));
+	}
+	wb->data[maskAt] |= mask;
+}
+
+/* IplWalNewHeader - the header redo expects of a new tuple at lp */
+static void
+IplWalNewHeader(HeapTupleHeaderData *expect, TransactionId xid,
+				BlockNumber blkno, OffsetNumber lp)
+{
+	memset(expect, 0, sizeof(*expect));
+	HeapTupleHeaderSetXmin(expect, xid);
+	expect->t_choice.t_heap.t_field3.t_cid = FirstCommandId;
+	ItemPointerSet(&expect->t_ctid, blkno, lp);
+}
+
+/*
+ * IplWalPutTuple - the IPL_WAL_TUPLE operation of the tuple (len bytes at
+ * off, from patch bytes) that IplTupleRecord added under line pointer lp,
+ * if its line pointer and pd_lower/pd_upper patches (lpPatch, wordPatch)
+ * are those redo derives; false (nothing added) otherwise.  xid is the
+ * record's (the expected xmin).  oldLp is the
+ * version it updates (0: none), whose data may supply a prefix and suffix.
+ */
+static bool
+IplWalPutTuple(IplWalBuf *wb, Page page, BlockNumber blkno, TransactionId xid,
+			   OffsetNumber lp,
+			   OffsetNumber oldLp, int off, const char *bytes, int len,
+			   const IplPatch *lpPatch, const char *lpBytes,
+			   const IplPatch *wordPatch, const char *wordBytes)
+{
+	ItemIdData	item;
+	uint16		word[4];
+	HeapTupleHeaderData hdr;
+	HeapTupleHeaderData expect;
 	int			prefix = 0;
 	int			suffix = 0;
-	int			middle;
+	int			maskAt;
+	int			data = len - IPL_TUPLE_DATA;
 
-	if (newdata > 0 && olddata > 0 && from + oldlen <= BLCKSZ)
+	if (len < (int) SizeofHeapTupleHeader || lp < FirstOffsetNumber ||
+		lp > PageGetMaxOffsetNumber(page) + 1 ||
+		off != ((PageHeader) page)->pd_upper - (int) MAXALIGN(len))
+		return false;
+	IplWalDeriveItem(page, lp, off, len, &item, word);
+	if (lpBytes == NULL || wordBytes == NULL ||
+		lpPatch->off != (char *) PageGetItemId(page, lp) - (char *) page ||
+		lpPatch->len != sizeof(item) || memcmp(lpBytes, &item, sizeof(item)) != 0 ||
+		wordPatch->off != 8 || wordPatch->len != sizeof(word) ||
+		memcmp(wordBytes, word, sizeof(word)) != 0)
+		return false;
+
+	if (oldLp != InvalidOffsetNumber && ItemIdIsNormal(PageGetItemId(page, oldLp)))
 	{
-		while (prefix < newdata && prefix < olddata &&
-			   new[newhoff + prefix] == ((char *) oldt)[oldhoff + prefix])
-			prefix++;
-		while (suffix < newdata - prefix && suffix < olddata - prefix &&
-			   new[len - 1 - suffix] == ((char *) oldt)[oldlen - 1 - suffix])
-			suffix++;
+		ItemId		old = PageGetItemId(page, oldLp);
+		const char *o = (char *) page + ItemIdGetOffset(old) + IPL_TUPLE_DATA;
+		int			odata = (int) ItemIdGetLength(old) - IPL_TUPLE_DATA;
+		const char *n = bytes + IPL_TUPLE_DATA;
+
+		if (odata > 0 && ItemIdGetOffset(old) + ItemIdGetLength(old) <= BLCKSZ)
+		{
+			while (prefix < data && prefix < odata && n[prefix] == o[prefix])
+				prefix++;
+			while (suffix < data - prefix && suffix < odata - prefix &&
+				   n[data - 1 - suffix] == o[odata - 1 - suffix])
+				suffix++;
+		}
+		if (prefix + suffix < IPL_WAL_DELTA_MIN)
+			prefix = suffix = 0;
 	}
-	if (prefix < IPL_WAL_DELTA_MIN)
-		prefix = 0;
-	if (suffix < IPL_WAL_DELTA_MIN)
-		suffix = 0;
-	if (prefix + suffix == 0)
+
+	memcpy(&hdr, bytes, SizeofHeapTupleHeader);
+	IplWalNewHeader(&expect, xid, blkno, lp);
+	IplWalPut1(wb, IPL_WAL_TUPLE);
+	IplWalPut2(wb, len);
+	IplWalPut2(wb, lp);
+	maskAt = wb->len;
+	IplWalPut1(wb, (prefix + suffix) > 0 ? IPL_WALF_DELTA : 0);
+	IplWalPut2(wb, hdr.t_infomask2);
+	IplWalPut2(wb, hdr.t_infomask);
+	IplWalPut1(wb, hdr.t_hoff);
+	IplWalPutFields(wb, maskAt, &hdr, &expect, NULL);
+	if (prefix + suffix > 0)
 	{
-		IplRecPatch(wb, off, new, len);
-		return;
+		IplWalPut2(wb, oldLp);
+		IplWalPut2(wb, prefix);
+		IplWalPut2(wb, suffix);
 	}
-	middle = newdata - prefix - suffix;
-	IplRecPatch(wb, off, new, newhoff);
-	if (prefix > 0)
-		IplRecPatchFrom(wb, off + newhoff, from + oldhoff, prefix);
-	if (middle > 0)
-		IplRecPatch(wb, off + newhoff + prefix, new + newhoff + prefix, middle);
-	if (suffix > 0)
-		IplRecPatchFrom(wb, off + len - suffix, from + oldlen - suffix, suffix);
+	IplWalPut(wb, bytes + IPL_TUPLE_DATA + prefix, data - prefix - suffix);
+	return true;
 }
 
 /*
- * IplWalBody - the body of the finished in-page log record in rb, made
- * self-contained: bytes a patch takes from the base image (a tuple written
- * into its free space) are copied in; an update's new version is sent as
- * its difference from the old one (IplWalTupleDelta).  page is the page
- * before the record.  Returns the body (valid until the next call) and its
- * length in *len.
+ * IplWalPutHeader - the IPL_WAL_HEADER operation of a patch of the
+ * visibility fields (bytes) of the tuple header at off of page; newSelf is
+ * the record's new tuple, if it adds one.
+ */
+static void
+IplWalPutHeader(IplWalBuf *wb, Page page, int off, const char *bytes,
+				const ItemPointerData *newSelf)
+{
+	HeapTupleHeaderData hdr;
+	HeapTupleHeaderData expect;
+	int			maskAt;
+
+	memcpy(&hdr, bytes, IPL_HDR_FIELDS);
+	memcpy(&expect, (char *) page + off, IPL_HDR_FIELDS);
+	IplWalPut1(wb, IPL_WAL_HEADER);
+	IplWalPut2(wb, off);
+	maskAt = wb->len;
+	IplWalPut1(wb, 0);
+	IplWalPut2(wb, hdr.t_infomask2);
+	IplWalPut2(wb, hdr.t_infomask);
+	IplWalPutFields(wb, maskAt, &hdr, &expect, newSelf);
+}
+
+/*
+ * IplWalBody - the WAL body of the finished in-page log record in rb (see
+ * above), written on page blkno, whose image before the record is page and
+ * whose base image is base (bytes a patch takes from it are sent).
+ * Returns the body (valid until the next call) and its length in *len.
  */
 static const char *
-IplWalBody(const IplRecBuf *rb, Page base, Page page, int *len)
+IplWalBody(const IplRecBuf *rb, Page base, Page page, BlockNumber blkno,
+		   int *len)
 {
-	static IplRecBuf wb;
+	static IplWalBuf wb;
 	const char *p = rb->u.data + sizeof(IplRecord);
 	const char *end = rb->u.data + rb->len;
-	bool		first = true;
-	IplPatch	patch;
-	const char *bytes;
+	IplPatch	patch[3];
+	const char *bytes[3];
+	ItemPointerData newSelf;
+	bool		haveNew = false;
+	TransactionId xid = GetCurrentTransactionIdIfAny();
 	pg_crc32c	crc;
+	int			n = 0;
 	int			r;
 
 	if (rb->u.hdr.type != IPL_REC_PATCH)
@@ -1861,51 +2033,254 @@ IplWalBody(const IplRecBuf *rb, Page base, Page page, int *len)
 		*len = end - p;
 		return p;
 	}
-	IplRecStart(&wb, IPL_REC_PATCH);
-	while ((r = IplPatchNext(&p, end, &patch, &bytes, &crc)) > 0)
+	wb.len = 0;
+
+	/* a record of IplTupleRecord starts with the tuple, its line pointer, pd_lower/pd_upper */
+	if (rb->walTupleLp != InvalidOffsetNumber)
 	{
-		if (bytes == NULL)
-			bytes = (char *) base + patch.off;
-		if (first && rb->walDeltaFrom != 0 && patch.len >= SizeofHeapTupleHeader)
-			IplWalTupleDelta(&wb, page, rb->walDeltaFrom, rb->walDeltaLen,
-							 patch.off, bytes, patch.len);
-		else
-			IplRecPatch(&wb, patch.off, bytes, patch.len);
-		first = false;
+		while (n < 3 && (r = IplPatchNext(&p, end, &patch[n], &bytes[n], &crc)) > 0)
+		{
+			if (bytes[n] == NULL)
+				bytes[n] = (char *) base + patch[n].off;
+			n++;
+		}
+		if (n == 3 &&
+			IplWalPutTuple(&wb, page, blkno, xid, rb->walTupleLp, rb->walOldLp,
+						   patch[0].off, bytes[0], patch[0].len,
+						   &patch[1], bytes[1], &patch[2], bytes[2]))
+		{
+			ItemPointerSet(&newSelf, blkno, rb->walTupleLp);
+			haveNew = true;
+			n = 0;
+		}
 	}
-	if (r < 0)
-		elog(PANIC, "nvm_am in-page log record does not parse");
-	*len = wb.len - sizeof(IplRecord);
-	return wb.u.data + sizeof(IplRecord);
+	for (int i = 0;; i++)
+	{
+		IplPatch	pt;
+		const char *b;
+
+		if (i < n)
+		{
+			pt = patch[i];
+			b = bytes[i];
+		}
+		else if ((r = IplPatchNext(&p, end, &pt, &b, &crc)) > 0)
+		{
+			if (b == NULL)
+				b = (char *) base + pt.off;
+		}
+		else if (r < 0)
+			elog(PANIC, "nvm_am in-page log record does not parse");
+		else
+			break;
+
+		if (pt.off == rb->walHdrOff && pt.len == IPL_HDR_FIELDS &&
+			pt.off + SizeofHeapTupleHeader <= BLCKSZ)
+			IplWalPutHeader(&wb, page, pt.off, b, haveNew ? &newSelf : NULL);
+		else if (pt.off == offsetof(PageHeaderData, pd_prune_xid) &&
+				 pt.len == sizeof(TransactionId) &&
+				 memcmp(b, &xid, sizeof(xid)) == 0 && TransactionIdIsValid(xid))
+			IplWalPut1(&wb, IPL_WAL_PRUNABLE);
+		else
+		{
+			IplWalPut1(&wb, IPL_WAL_BYTES);
+			IplWalPut2(&wb, pt.off);
+			IplWalPut2(&wb, pt.len);
+			IplWalPut(&wb, b, pt.len);
+		}
+	}
+	*len = wb.len;
+	return wb.data;
+}
+
+/* a WAL body being read */
+typedef struct IplWalReader
+{
+	const char *p;
+	const char *end;
+	bool		ok;
+} IplWalReader;
+
+static void
+IplWalGet(IplWalReader *r, void *dst, int len)
+{
+	if (!r->ok || len < 0 || r->end - r->p < len)
+	{
+		r->ok = false;
+		memset(dst, 0, Max(len, 0));
+		return;
+	}
+	memcpy(dst, r->p, len);
+	r->p += len;
+}
+
+static uint16
+IplWalGet2(IplWalReader *r)
+{
+	uint16		v;
+
+	IplWalGet(r, &v, 2);
+	return v;
+}
+
+/* IplWalGetFields - the optional fields of mask into hdr */
+static void
+IplWalGetFields(IplWalReader *r, uint8 mask, HeapTupleHeader hdr,
+				const ItemPointerData *newSelf)
+{
+	if (mask & IPL_WALF_XMIN)
+		IplWalGet(r, &hdr->t_choice.t_heap.t_xmin, 4);
+	if (mask & IPL_WALF_XMAX)
+		IplWalGet(r, &hdr->t_choice.t_heap.t_xmax, 4);
+	if (mask & IPL_WALF_CID)
+		IplWalGet(r, &hdr->t_choice.t_heap.t_field3.t_cid, 4);
+	if (mask & IPL_WALF_CTID)
+		IplWalGet(r, &hdr->t_ctid, sizeof(ItemPointerData));
+	if (mask & IPL_WALF_CTID_NEW)
+	{
+		if (newSelf == NULL)
+			r->ok = false;
+		else
+			hdr->t_ctid = *newSelf;
+	}
+}
+
+/*
+ * IplWalUnpackTuple - the IPL_WAL_TUPLE operation at r (its code read) as
+ * patches of rb: the tuple, its line pointer, pd_lower/pd_upper.  page is
+ * the page before the record, xid the record's.  Sets *newSelf.
+ */
+static void
+IplWalUnpackTuple(IplWalReader *r, IplRecBuf *rb, Page page, BlockNumber blkno,
+				  TransactionId xid, ItemPointerData *newSelf)
+{
+	PGAlignedBlock tuple;
+	HeapTupleHeader hdr = (HeapTupleHeader) tuple.data;
+	int			len = IplWalGet2(r);
+	int			off = ((PageHeader) page)->pd_upper - (int) MAXALIGN(len);
+	OffsetNumber lp = IplWalGet2(r);
+	uint8		mask;
+	int			prefix = 0;
+	int			suffix = 0;
+	const char *old = NULL;
+	int			oldlen = 0;
+	ItemIdData	item;
+	uint16		word[4];
+
+	IplWalGet(r, &mask, 1);
+	if (!r->ok || len < (int) SizeofHeapTupleHeader ||
+		off < ((PageHeader) page)->pd_lower +
+		(lp > PageGetMaxOffsetNumber(page) ? (int) sizeof(ItemIdData) : 0) ||
+		off + len > BLCKSZ || lp < FirstOffsetNumber ||
+		lp > PageGetMaxOffsetNumber(page) + 1 ||
+		(lp <= PageGetMaxOffsetNumber(page) && ItemIdIsUsed(PageGetItemId(page, lp))))
+	{
+		r->ok = false;
+		return;
+	}
+	IplWalNewHeader(hdr, xid, blkno, lp);
+	hdr->t_infomask2 = IplWalGet2(r);
+	hdr->t_infomask = IplWalGet2(r);
+	IplWalGet(r, &hdr->t_hoff, 1);
+	IplWalGetFields(r, mask & ~IPL_WALF_CTID_NEW, hdr, NULL);
+	if (mask & IPL_WALF_DELTA)
+	{
+		OffsetNumber oldLp = IplWalGet2(r);
+		ItemId		oid;
+
+		prefix = IplWalGet2(r);
+		suffix = IplWalGet2(r);
+		if (!r->ok || oldLp < FirstOffsetNumber || oldLp > PageGetMaxOffsetNumber(page) ||
+			!ItemIdIsNormal(oid = PageGetItemId(page, oldLp)) ||
+			ItemIdGetOffset(oid) + ItemIdGetLength(oid) > BLCKSZ ||
+			prefix + suffix > len - (int) IPL_TUPLE_DATA ||
+			prefix + suffix > (int) ItemIdGetLength(oid) - (int) IPL_TUPLE_DATA)
+		{
+			r->ok = false;
+			return;
+		}
+		old = (char *) page + ItemIdGetOffset(oid) + IPL_TUPLE_DATA;
+		oldlen = ItemIdGetLength(oid) - IPL_TUPLE_DATA;
+	}
+	if (prefix > 0)
+		memcpy(tuple.data + IPL_TUPLE_DATA, old, prefix);
+	IplWalGet(r, tuple.data + IPL_TUPLE_DATA + prefix,
+			  len - IPL_TUPLE_DATA - prefix - suffix);
+	if (suffix > 0)
+		memcpy(tuple.data + len - suffix, old + oldlen - suffix, suffix);
+	if (!r->ok)
+		return;
+
+	IplRecPatch(rb, off, tuple.data, len);
+	IplWalDeriveItem(page, lp, off, len, &item, word);
+	IplRecPatch(rb, (char *) PageGetItemId(page, lp) - (char *) page, &item, sizeof(item));
+	IplRecPatch(rb, 8, word, sizeof(word));
+	ItemPointerSet(newSelf, blkno, lp);
 }
 
 /*
  * IplWalUnpackBody - the in-page log record of the PATCH body of a WAL
- * record (IplWalBody) into rb: copies are resolved against page, the page
- * before the record.  False for a body that does not parse.
+ * record (IplWalBody) into rb: page is the page blkno before the record,
+ * xid the record's.  False for a body that does not parse or does not fit
+ * the page.
  */
 static bool
-IplWalUnpackBody(IplRecBuf *rb, const char *body, int len, Page page)
+IplWalUnpackBody(IplRecBuf *rb, const char *body, int len, Page page,
+				 BlockNumber blkno, TransactionId xid)
 {
-	const char *p = body;
-	const char *end = body + len;
-	IplPatch	patch;
-	const char *bytes;
-	pg_crc32c	src;
-	int			r;
+	IplWalReader r = {body, body + len, true};
+	ItemPointerData newSelf;
+	bool		haveNew = false;
 
 	IplRecStart(rb, IPL_REC_PATCH);
-	while ((r = IplPatchNext(&p, end, &patch, &bytes, &src)) > 0)
+	while (r.ok && r.p < r.end)
 	{
-		if (bytes == NULL)
+		uint8		op;
+		int			off;
+
+		IplWalGet(&r, &op, 1);
+		if (op == IPL_WAL_TUPLE && !haveNew)
 		{
-			if (src < SizeOfPageHeaderData || src + patch.len > BLCKSZ)
-				return false;
-			bytes = (char *) page + src;
+			IplWalUnpackTuple(&r, rb, page, blkno, xid, &newSelf);
+			haveNew = true;
+			continue;
 		}
-		IplRecPatch(rb, patch.off, bytes, patch.len);
+		if (op == IPL_WAL_PRUNABLE)
+		{
+			if (!TransactionIdIsValid(xid))
+				return false;
+			IplRecPatch(rb, offsetof(PageHeaderData, pd_prune_xid), &xid, sizeof(xid));
+			continue;
+		}
+		off = IplWalGet2(&r);
+		if (op == IPL_WAL_BYTES)
+		{
+			int			n = IplWalGet2(&r);
+
+			if (!r.ok || off < 8 || n <= 0 || off + n > BLCKSZ || r.end - r.p < n)
+				return false;
+			IplRecPatch(rb, off, r.p, n);
+			r.p += n;
+		}
+		else if (op == IPL_WAL_HEADER)
+		{
+			HeapTupleHeaderData hdr;
+			uint8		mask;
+
+			if (off < (int) SizeOfPageHeaderData || off + (int) SizeofHeapTupleHeader > BLCKSZ)
+				return false;
+			memcpy(&hdr, (char *) page + off, IPL_HDR_FIELDS);
+			IplWalGet(&r, &mask, 1);
+			hdr.t_infomask2 = IplWalGet2(&r);
+			hdr.t_infomask = IplWalGet2(&r);
+			IplWalGetFields(&r, mask, &hdr, haveNew ? &newSelf : NULL);
+			if (r.ok)
+				IplRecPatch(rb, off, &hdr, IPL_HDR_FIELDS);
+		}
+		else
+			return false;
 	}
-	return r == 0 && p == end;
+	return r.ok;
 }
 
 /*
@@ -1921,7 +2296,7 @@ IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
 			 TransactionId conflictXid)
 {
 	int			len;
-	const char *body = IplWalBody(rb, NvmPoolFramePage(s->frame), page, &len);
+	const char *body = IplWalBody(rb, NvmPoolFramePage(s->frame), page, s->blkno, &len);
 
 	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page,
 			   NvmPoolFrameWalLsn(s->frame), rb->u.hdr.type, body, len,
@@ -1952,8 +2327,8 @@ IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 	memset(&xlrec, 0, sizeof(xlrec));
 	xlrec.dirIndex = dirIndex;
 	xlrec.type = type;
-	xlrec.len = (uint16) len;
-	xlrec.conflictXid = conflictXid;
+	if (TransactionIdIsValid(conflictXid))
+		xlrec.flags |= XLNVM_PAGE_CONFLICT;
 
 	/*
 	 * pd_lsn of an nvm_am page holds its generation; for XLogInsert it
@@ -1962,7 +2337,9 @@ IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 	 */
 	START_CRIT_SECTION();
 	XLogBeginInsert();
-	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	XLogRegisterData((char *) &xlrec, SizeOfXlNvmPage);
+	if (xlrec.flags & XLNVM_PAGE_CONFLICT)
+		XLogRegisterData((char *) &conflictXid, sizeof(conflictXid));
 	if (len > 0)
 		XLogRegisterData((char *) body, len);
 	if (page != NULL)
@@ -2016,8 +2393,21 @@ IplWalRedo(XLogReaderState *record)
 	PGAlignedBlock image;
 	bool		hasImage;
 	LWLock	   *lock;
+	TransactionId conflictXid = InvalidTransactionId;
+	const char *body = XLogRecGetData(record) + SizeOfXlNvmPage;
+	int			len = (int) XLogRecGetDataLen(record) - (int) SizeOfXlNvmPage;
 
-	memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+	if (len < 0)
+		elog(PANIC, "nvm_am redo: a page record too short");
+	memcpy(&xlrec, XLogRecGetData(record), SizeOfXlNvmPage);
+	if (xlrec.flags & XLNVM_PAGE_CONFLICT)
+	{
+		if (len < (int) sizeof(conflictXid))
+			elog(PANIC, "nvm_am redo: a page record too short");
+		memcpy(&conflictXid, body, sizeof(conflictXid));
+		body += sizeof(conflictXid);
+		len -= sizeof(conflictXid);
+	}
 	if (!XLogRecGetBlockTagExtended(record, 0, &node, &fork, &blkno, NULL))
 		elog(PANIC, "nvm_am redo: page record without its page");
 	if (xlrec.dirIndex < 0 || xlrec.dirIndex >= NvmPoolDirSize() ||
@@ -2033,8 +2423,8 @@ IplWalRedo(XLogReaderState *record)
 	 * cancelled, or waited for, first: never under the page lock, which
 	 * they may be waiting for.
 	 */
-	if (InHotStandby && TransactionIdIsValid(xlrec.conflictXid))
-		ResolveRecoveryConflictWithSnapshot(xlrec.conflictXid, node);
+	if (InHotStandby && TransactionIdIsValid(conflictXid))
+		ResolveRecoveryConflictWithSnapshot(conflictXid, node);
 
 	ipl_in_redo = true;
 	if (info == XLOG_NVM_NEW_PAGE)
@@ -2061,14 +2451,14 @@ IplWalRedo(XLogReaderState *record)
 
 			if (xlrec.type == IPL_REC_PATCH)
 			{
-				if (!IplWalUnpackBody(rb, XLogRecGetData(record) + sizeof(xlrec),
-									  xlrec.len, page))
+				if (!IplWalUnpackBody(rb, body, len, page, blkno,
+									  XLogRecGetXid(record)))
 					elog(PANIC, "nvm_am redo: a page record of block %u does not parse", blkno);
 			}
 			else
 			{
 				IplRecStart(rb, xlrec.type);
-				IplRecAdd(rb, XLogRecGetData(record) + sizeof(xlrec), xlrec.len);
+				IplRecAdd(rb, body, len);
 			}
 			/* a prune moves tuples: never under readers that pinned the image */
 			if (xlrec.type == IPL_REC_PRUNE)

@@ -128,11 +128,15 @@ typedef struct XlNvmPage
 {
 	int32		dirIndex;
 	uint8		type;			/* PAGE_CHANGE: the in-page log record type */
-	uint8		pad;
-	uint16		len;
-	TransactionId conflictXid;	/* a prune: the newest xid of a removed
-								 * tuple, for the queries of a hot standby */
+	uint8		flags;			/* XLNVM_PAGE_* */
 } XlNvmPage;
+
+#define SizeOfXlNvmPage	(offsetof(XlNvmPage, flags) + sizeof(uint8))
+/*
+ * A prune: the newest xid of a removed tuple follows (4 bytes), for the
+ * queries of a hot standby; then the body.
+ */
+#define XLNVM_PAGE_CONFLICT	0x01
 
 /* the main data of the relation records */
 typedef struct XlNvmRel

@@ -216,11 +216,23 @@ NvmXlogDesc(StringInfo buf, XLogReaderState *record)
 	{
 		XlNvmPage	xlrec;
 
-		memcpy(&xlrec, XLogRecGetData(record), sizeof(xlrec));
+		int			len = (int) XLogRecGetDataLen(record) - (int) SizeOfXlNvmPage;
+
+		memcpy(&xlrec, XLogRecGetData(record), SizeOfXlNvmPage);
+		if (xlrec.flags & XLNVM_PAGE_CONFLICT)
+			len -= sizeof(TransactionId);
 		appendStringInfo(buf, "entry %d", xlrec.dirIndex);
 		if (info == XLOG_NVM_PAGE_CHANGE)
-			appendStringInfo(buf, " %s, %u bytes",
-							 page_desc ? page_desc(xlrec.type) : "record", xlrec.len);
+			appendStringInfo(buf, " %s, %d bytes",
+							 page_desc ? page_desc(xlrec.type) : "record", len);
+		if (xlrec.flags & XLNVM_PAGE_CONFLICT)
+		{
+			TransactionId conflictXid;
+
+			memcpy(&conflictXid, XLogRecGetData(record) + SizeOfXlNvmPage,
+				   sizeof(conflictXid));
+			appendStringInfo(buf, ", conflict horizon %u", conflictXid);
+		}
 		if (XLogRecHasBlockImage(record, 0))
 			appendStringInfoString(buf, info == XLOG_NVM_NEW_PAGE ?
 								   ", whole page" : ", with the page before it");
