@@ -1353,12 +1353,13 @@ IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
 			if (!keepCtid)
 				ItemPointerSet(&body->t_ctid, blkno, off);
 			/*
-			 * No drain of its own: the record's drain covers it, and should
-			 * the record outlive a power failure without these bytes, the
-			 * CRC it carries of them rejects it.
+			 * The CRC first, while the bytes are in the cache (a flush may
+			 * evict them).  No drain of its own: the record's drain covers
+			 * it, and should the record outlive a power failure without
+			 * these bytes, the CRC it carries of them rejects it.
 			 */
-			NvmPoolFlush(body, tup->t_len);
 			IplRecPatchBase(rb, upper, body, tup->t_len);
+			NvmPoolFlush(body, tup->t_len);
 			inBase = true;
 			if (off > PageGetMaxOffsetNumber(base))
 				rb->u.hdr.flags |= IPL_RECF_APPEND;

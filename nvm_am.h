@@ -30,6 +30,7 @@
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/tsmapi.h"
+#include "access/xact.h"
 #include "catalog/index.h"
 #include "commands/vacuum.h"
 #include "executor/tuptable.h"
@@ -249,8 +250,21 @@ extern HTSV_Result NvmTupleSatisfiesVacuum(HeapTuple tup,
 										   TransactionId *deadXid);
 extern bool NvmTupleDeadToAll(Relation rel, HeapTuple tup,
 							  TransactionId *deleter);
-extern void NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
-									 Snapshot snapshot);
+extern void NvmTupleCheckConflictOutSerializable(bool visible, Relation rel,
+												 HeapTuple tup, Snapshot snapshot);
+
+/*
+ * NvmTupleCheckConflictOut - NvmTupleCheckConflictOutSerializable for a
+ * SERIALIZABLE transaction; nothing (and no call) for any other, which is
+ * most scans' every tuple.
+ */
+static inline void
+NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
+						 Snapshot snapshot)
+{
+	if (IsolationIsSerializable())
+		NvmTupleCheckConflictOutSerializable(visible, rel, tup, snapshot);
+}
 
 /* nvm_vismap.c */
 extern Size NvmVismapShmemSize(void);

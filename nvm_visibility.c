@@ -410,13 +410,15 @@ NvmTupleSatisfiesUpdate(HeapTuple tup, CommandId curcid, TransactionId *xwait)
 }
 
 /*
- * NvmTupleCheckConflictOut - for SERIALIZABLE transactions: report a rw-conflict
+ * NvmTupleCheckConflictOutSerializable - for SERIALIZABLE transactions
+ * (NvmTupleCheckConflictOut calls it for them only): report a rw-conflict
  * out to the transaction that wrote a version of tup this snapshot does not
  * see (an insert after it, or a delete it cannot see yet).  visible is what
  * NvmTupleSatisfies said for snapshot.
  */
 void
-NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup, Snapshot snapshot)
+NvmTupleCheckConflictOutSerializable(bool visible, Relation rel, HeapTuple tup,
+									 Snapshot snapshot)
 {
 	TransactionId xid;
 
