@@ -1819,10 +1819,14 @@ IplWalNeeded(int dirIndex)
 /* shared bytes (prefix + suffix) worth the 6 bytes that name them */
 #define IPL_WAL_DELTA_MIN	8
 
-/* a WAL body being built: static, at most one at a time */
+/*
+ * A WAL body being built: static, at most one at a time.  An operation
+ * takes at most one byte more than the patch (4-byte header, at least one
+ * byte) it stands for, and an in-page record at most 2 * BLCKSZ.
+ */
 typedef struct IplWalBuf
 {
-	char		data[2 * BLCKSZ + MaxHeapTuplesPerPage + 64];
+	char		data[2 * BLCKSZ * 6 / 5 + 64];
 	int			len;
 } IplWalBuf;
 
