@@ -29,8 +29,15 @@ Steps:
      as a known failure, and a known failure that passes is an error (the
      list must be kept exact) unless its reason says it is intermittent.
 
+  5. the regression suite once more, on a primary in WAL mode
+     (nvm_am.wal_log = on) with a streaming standby made by pg_basebackup
+     before it: every nvm_am table must be equal on both afterwards, system
+     columns included, and nvm_am_check() clean on the standby (one test;
+     not with --only or --tests).
+
 Prints one line per problem and the summary, e.g.
-  regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115
+  regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
+  standby: 534 nvm_am tables, 0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
@@ -306,6 +313,88 @@ def read_known():
     return known
 
 
+def standby_replay(src, lib, work, port):
+    """The regression suite on a primary in WAL mode (nvm_am.wal_log = on)
+    with a streaming standby that pg_basebackup made before it: once the
+    standby replayed all of it, every nvm_am table of the regression
+    database must hold the same rows on both, ctid, xmin, xmax and cmin
+    included (the page records rebuild tuples exactly), and nvm_am_check()
+    must be clean on the standby.  Returns (tables compared, problems)."""
+    top = os.path.join(work, "standby")
+    os.makedirs(top)
+    run(["chown", "postgres:", top])
+    env = dict(os.environ, PMEM_IS_PMEM_FORCE="1")
+    pdata, sdata = os.path.join(top, "primary"), os.path.join(top, "standby")
+    pg = lambda *a: os.path.join(PGBIN, *a)
+    run([pg("initdb"), "-D", pdata, "-A", "trust", "-U", "postgres", "--no-sync"],
+        user="postgres", stdout=subprocess.DEVNULL)
+    # the pool in the data directory (the default), where pg_basebackup copies it
+    conf = ["port = %d" % port, "listen_addresses = ''",
+            "unix_socket_directories = '%s'" % top, "max_connections = 100",
+            "max_prepared_transactions = 10", "fsync = off",
+            "log_min_messages = warning", "log_line_prefix = '%m [%p] '",
+            "shared_preload_libraries = 'nvm_am'", "nvm_am.pool_size = '2GB'",
+            "nvm_am.wal_log = on", "wal_level = replica", "max_wal_senders = 4",
+            "wal_keep_size = '4GB'", "hot_standby = on"]
+    with open(os.path.join(pdata, "postgresql.conf"), "a") as f:
+        f.write("\n".join(conf) + "\n")
+    problems = []
+    started = []
+    try:
+        run([pg("pg_ctl"), "-D", pdata, "-l", os.path.join(top, "primary.log"), "-w",
+             "-t", "120", "start"], user="postgres", env=env, stdout=subprocess.DEVNULL)
+        started.append(pdata)
+        run([pg("pg_basebackup"), "-h", top, "-p", str(port), "-U", "postgres", "-D",
+             sdata, "-R", "--no-sync"], user="postgres")
+        with open(os.path.join(sdata, "postgresql.conf"), "a") as f:
+            f.write("port = %d\n" % (port + 1))
+        run([pg("pg_ctl"), "-D", sdata, "-l", os.path.join(top, "standby.log"), "-w",
+             "-t", "120", "start"], user="postgres", env=env, stdout=subprocess.DEVNULL)
+        started.append(sdata)
+        psql(port, top, "template1", "CREATE EXTENSION nvm_am")
+        # the primary, as run_suite sees it (its directory is top)
+        cluster = Cluster(work, "standby", port, True)
+        run_suite("regress", src, lib, cluster, os.path.join(work, "out", "standby"), [])
+
+        def query(p, sql):
+            r = run([pg("psql"), "-X", "-At", "-h", top, "-p", str(p), "-U", "postgres",
+                     "-d", DBNAME["regress"], "-c", sql], user="postgres", check=False,
+                    capture_output=True, text=True)
+            return r.returncode, r.stdout.strip(), r.stderr.strip()
+        _, lsn, _ = query(port, "SELECT pg_current_wal_insert_lsn()")
+        for _ in range(300):
+            if query(port + 1, "SELECT pg_last_wal_replay_lsn() >= '%s'" % lsn)[1] == "t":
+                break
+            time.sleep(1)
+        else:
+            return 0, ["the standby did not replay the suite's WAL in 300 s"]
+        _, tables, _ = query(port, "SELECT c.oid::regclass FROM pg_class c JOIN pg_am a "
+                                   "ON a.oid = c.relam AND a.amname = 'nvm_am' "
+                                   "WHERE c.relkind IN ('r', 'm') AND c.relpersistence = 'p' "
+                                   "ORDER BY c.oid")
+        tables = tables.splitlines()
+        for t in tables:
+            sql = ("SELECT md5(coalesce(string_agg(format('%%s %%s %%s %%s %%s', x.ctid, x.xmin, "
+                   "x.xmax, x.cmin, x::text), E'\\n' ORDER BY x.ctid), '')) FROM %s x" % t)
+            a, b = query(port, sql), query(port + 1, sql)
+            if a[0] != 0 or b[0] != 0:
+                problems.append("standby: %s could not be compared: %s %s" % (t, a[2], b[2]))
+            elif a[1] != b[1]:
+                problems.append("standby: %s differs from the primary's" % t)
+        code, bad, err = query(port + 1, "SELECT c.oid::regclass || ': ' || x.problem FROM pg_class c "
+                                         "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
+                                         "LATERAL nvm_am.nvm_am_check(c.oid) x "
+                                         "WHERE c.relkind IN ('r', 'm') AND c.relpersistence = 'p'")
+        if code != 0:
+            problems.append("standby: nvm_am_check failed: " + err)
+        problems += ["standby: nvm_am_check: " + l for l in bad.splitlines() if l]
+        return len(tables), problems
+    finally:
+        for d in reversed(started):
+            run([pg("pg_ctl"), "-D", d, "-m", "immediate", "-w", "stop"], user="postgres",
+                check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("work")
@@ -395,6 +484,16 @@ def main():
     finally:
         heap.stop()
         nvm.stop()
+    if not opts.only and not opts.tests:
+        t0 = time.time()
+        ntables, bad = standby_replay(src, lib, work, opts.port + 2)
+        problems += bad
+        if bad or ntables == 0:
+            failed += 1
+        else:
+            passed += 1
+        summary.append("standby: %d nvm_am tables, %d problems" % (ntables, len(bad)))
+        log("   regress on a WAL-mode primary and its standby: %.0f s" % (time.time() - t0))
     for p in problems:
         log("   " + p)
     log("; ".join(summary))
