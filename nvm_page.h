@@ -61,11 +61,6 @@ extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
 extern void IplSeal(int dirIndex, BlockNumber blkno);
 extern void IplSettle(int dirIndex, BlockNumber blkno);
-
-/* WAL mode (nvm_am.wal_log): redo of the page records, their names */
-struct XLogReaderState;
-extern void IplWalRedo(struct XLogReaderState *record);
-extern const char *IplWalTypeName(uint8 type);
 extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
 								  HeapTuple newtup, OffsetNumber oldoff,
 								  HeapTupleHeader oldhdr);
@@ -80,6 +75,15 @@ extern bool IplPruneExecute(int dirIndex, BlockNumber blkno,
 							OffsetNumber *nowunused, int nunused,
 							TransactionId nextPrune, TransactionId conflictXid);
 extern void IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno);
+
+/* ----------------------------------------------------------------
+ * ipl_wal.c: WAL mode (nvm_am.wal_log): redo of the page records, their
+ * names
+ * ----------------------------------------------------------------
+ */
+struct XLogReaderState;
+extern void IplWalRedo(struct XLogReaderState *record);
+extern const char *IplWalTypeName(uint8 type);
 
 /* ----------------------------------------------------------------
  * ipl_cache.c: merged page images in shared memory (used by ipl_log.c;

@@ -25,7 +25,7 @@
  *		its state word), freed, or its relation cut; written here, redone
  *		here through the pool.  Temporary relations are not logged;
  *		unlogged ones are created and dropped, nothing else.
- *	  - PAGE_CHANGE, NEW_PAGE, PAGE_MOVE: the page layer's (ipl_log.c), which
+ *	  - PAGE_CHANGE, NEW_PAGE, PAGE_MOVE: the page layer's (ipl_wal.c), which
  *		writes them; their redo is the page layer's too, reached through a
  *		function the access method installs (NvmXlogSetPageRedo), since
  *		this layer does not call the page layer.
