@@ -115,7 +115,21 @@ IplRecPatch(IplRecBuf *rb, int off, const void *data, int len)
 	IplRecAdd(rb, data, len);
 }
 
+/*
+ * IplTuplePlace - where IplTupleRecord puts a tuple of len bytes on page:
+ * just below pd_upper
+ */
+static inline int
+IplTuplePlace(Page page, int len)
+{
+	return ((PageHeader) page)->pd_upper - (int) MAXALIGN(len);
+}
+
 /* ipl_log.c */
+extern void IplTupleItem(Page page, OffsetNumber lp, int off, int len,
+						 ItemIdData *item, uint16 word[4]);
+extern void IplRecTupleItem(IplRecBuf *rb, Page page, OffsetNumber lp, int off,
+							int len);
 extern int	IplPatchNext(const char **p, const char *end, IplPatch *patch,
 						 const char **bytes, pg_crc32c *crc);
 extern void IplApply(Page page, IplRecBuf *rb);

@@ -153,7 +153,6 @@ IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
 	IplRecAdd(rb, &crc, sizeof(crc));
 }
 
-
 static pg_crc32c
 IplRecCrc(const IplRecord *rec)
 {
@@ -1170,6 +1169,36 @@ IplNewPage(int dirIndex)
 }
 
 /*
+ * IplTupleItem - what placing a tuple of len bytes at off under line
+ * pointer lp changes on page (as it is before) besides the tuple: the line
+ * pointer, in item, and the 8-byte word at offset 8 (pd_checksum,
+ * pd_flags, pd_lower, pd_upper), in word.  IplTupleRecord places tuples so,
+ * and WAL redo derives from it what a page record leaves out (ipl_wal.c).
+ */
+void
+IplTupleItem(Page page, OffsetNumber lp, int off, int len, ItemIdData *item,
+			 uint16 word[4])
+{
+	ItemIdSetNormal(item, off, len);
+	memcpy(word, (char *) page + 8, 4 * sizeof(uint16));
+	if (lp > PageGetMaxOffsetNumber(page))
+		word[2] += sizeof(ItemIdData);
+	word[3] = off;
+}
+
+/* IplRecTupleItem - add IplTupleItem's line pointer and word to rb */
+void
+IplRecTupleItem(IplRecBuf *rb, Page page, OffsetNumber lp, int off, int len)
+{
+	ItemIdData	item;
+	uint16		word[4];
+
+	IplTupleItem(page, lp, off, len, &item, word);
+	IplRecPatch(rb, (char *) PageGetItemId(page, lp) - (char *) page, &item, sizeof(item));
+	IplRecPatch(rb, 8, word, sizeof(word));
+}
+
+/*
  * IplTupleRecord - start in rb the record that places tup on page blkno,
  * if it fits and leaves at least reserve bytes free (a fillfactor), and
  * return the new offset (tup->t_self is set); InvalidOffsetNumber, with
@@ -1188,10 +1217,8 @@ IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
 	Size		alignedSize = MAXALIGN(tup->t_len);
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
 	OffsetNumber off = InvalidOffsetNumber;
-	uint16		lower;
-	uint16		upper;
-	ItemIdData	newlp;
-	uint16		word[4];
+	int			lower;
+	int			upper;
 	HeapTupleHeader body;
 	int			slot;
 	bool		inBase = false;
@@ -1215,7 +1242,7 @@ IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
 		off = OffsetNumberNext(maxoff);
 		lower += sizeof(ItemIdData);
 	}
-	upper = ph->pd_upper - alignedSize;
+	upper = IplTuplePlace(page, tup->t_len);
 	if (lower > upper)
 		return InvalidOffsetNumber;
 
@@ -1261,12 +1288,7 @@ IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
 		if (!keepCtid)
 			ItemPointerSet(&body->t_ctid, blkno, off);
 	}
-	ItemIdSetNormal(&newlp, upper, tup->t_len);
-	IplRecPatch(rb, (char *) PageGetItemId(page, off) - (char *) page, &newlp, sizeof(newlp));
-	memcpy(word, (char *) page + 8, sizeof(word));
-	word[2] = lower;
-	word[3] = upper;
-	IplRecPatch(rb, 8, word, sizeof(word));
+	IplRecTupleItem(rb, page, off, upper, tup->t_len);
 
 	rb->walTupleLp = off;
 	ItemPointerSet(&tup->t_self, blkno, off);

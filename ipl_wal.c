@@ -161,18 +161,6 @@ IplWalPut2(IplWalBuf *wb, uint16 v)
 	IplWalPut(wb, &v, 2);
 }
 
-/* the line pointer and pd_lower/pd_upper word a tuple at off adds to page */
-static void
-IplWalDeriveItem(Page page, OffsetNumber lp, int off, int len,
-				 ItemIdData *item, uint16 word[4])
-{
-	ItemIdSetNormal(item, off, len);
-	memcpy(word, (char *) page + 8, 4 * sizeof(uint16));
-	if (lp > PageGetMaxOffsetNumber(page))
-		word[2] += sizeof(ItemIdData);
-	word[3] = off;
-}
-
 /*
  * IplWalPutFields - the optional header fields of an IPL_WAL_TUPLE or
  * IPL_WAL_HEADER operation: those of hdr that differ from expect (ctid:
@@ -248,9 +236,9 @@ IplWalPutTuple(IplWalBuf *wb, Page page, BlockNumber blkno, TransactionId xid,
 
 	if (len < (int) SizeofHeapTupleHeader || lp < FirstOffsetNumber ||
 		lp > PageGetMaxOffsetNumber(page) + 1 ||
-		off != ((PageHeader) page)->pd_upper - (int) MAXALIGN(len))
+		off != IplTuplePlace(page, len))
 		return false;
-	IplWalDeriveItem(page, lp, off, len, &item, word);
+	IplTupleItem(page, lp, off, len, &item, word);
 	if (lpBytes == NULL || wordBytes == NULL ||
 		lpPatch->off != (char *) PageGetItemId(page, lp) - (char *) page ||
 		lpPatch->len != sizeof(item) || memcmp(lpBytes, &item, sizeof(item)) != 0 ||
@@ -473,15 +461,13 @@ IplWalUnpackTuple(IplWalReader *r, IplRecBuf *rb, Page page, BlockNumber blkno,
 	PGAlignedBlock tuple;
 	HeapTupleHeader hdr = (HeapTupleHeader) tuple.data;
 	int			len = IplWalGet2(r);
-	int			off = ((PageHeader) page)->pd_upper - (int) MAXALIGN(len);
+	int			off = IplTuplePlace(page, len);
 	OffsetNumber lp = IplWalGet2(r);
 	uint8		mask;
 	int			prefix = 0;
 	int			suffix = 0;
 	const char *old = NULL;
 	int			oldlen = 0;
-	ItemIdData	item;
-	uint16		word[4];
 
 	IplWalGet(r, &mask, 1);
 	if (!r->ok || len < (int) SizeofHeapTupleHeader ||
@@ -528,9 +514,7 @@ IplWalUnpackTuple(IplWalReader *r, IplRecBuf *rb, Page page, BlockNumber blkno,
 		return;
 
 	IplRecPatch(rb, off, tuple.data, len);
-	IplWalDeriveItem(page, lp, off, len, &item, word);
-	IplRecPatch(rb, (char *) PageGetItemId(page, lp) - (char *) page, &item, sizeof(item));
-	IplRecPatch(rb, 8, word, sizeof(word));
+	IplRecTupleItem(rb, page, lp, off, len);
 	ItemPointerSet(newSelf, blkno, lp);
 }
 
@@ -709,21 +693,13 @@ IplWalRedo(XLogReaderState *record)
 	PGAlignedBlock image;
 	bool		hasImage;
 	LWLock	   *lock;
-	TransactionId conflictXid = InvalidTransactionId;
-	const char *body = XLogRecGetData(record) + SizeOfXlNvmPage;
-	int			len = (int) XLogRecGetDataLen(record) - (int) SizeOfXlNvmPage;
+	TransactionId conflictXid;
+	const char *body;
+	int			len;
 
-	if (len < 0)
+	if (!XlNvmPageParse(XLogRecGetData(record), (int) XLogRecGetDataLen(record),
+						&xlrec, &conflictXid, &body, &len))
 		elog(PANIC, "nvm_am redo: a page record too short");
-	memcpy(&xlrec, XLogRecGetData(record), SizeOfXlNvmPage);
-	if (xlrec.flags & XLNVM_PAGE_CONFLICT)
-	{
-		if (len < (int) sizeof(conflictXid))
-			elog(PANIC, "nvm_am redo: a page record too short");
-		memcpy(&conflictXid, body, sizeof(conflictXid));
-		body += sizeof(conflictXid);
-		len -= sizeof(conflictXid);
-	}
 	if (!XLogRecGetBlockTagExtended(record, 0, &node, &fork, &blkno, NULL))
 		elog(PANIC, "nvm_am redo: page record without its page");
 	if (xlrec.dirIndex < 0 || xlrec.dirIndex >= NvmPoolDirSize() ||

@@ -138,6 +138,35 @@ typedef struct XlNvmPage
  */
 #define XLNVM_PAGE_CONFLICT	0x01
 
+/*
+ * XlNvmPageParse - the header of a page record's main data (data, len
+ * bytes) into *xlrec, its conflict horizon (or InvalidTransactionId) into
+ * *conflictXid, where its body starts and how long it is into *body and
+ * *bodyLen.  False for data too short to hold what its header says.
+ */
+static inline bool
+XlNvmPageParse(const char *data, int len, XlNvmPage *xlrec,
+			   TransactionId *conflictXid, const char **body, int *bodyLen)
+{
+	*conflictXid = InvalidTransactionId;
+	if (len < (int) SizeOfXlNvmPage)
+		return false;
+	memcpy(xlrec, data, SizeOfXlNvmPage);
+	data += SizeOfXlNvmPage;
+	len -= SizeOfXlNvmPage;
+	if (xlrec->flags & XLNVM_PAGE_CONFLICT)
+	{
+		if (len < (int) sizeof(TransactionId))
+			return false;
+		memcpy(conflictXid, data, sizeof(TransactionId));
+		data += sizeof(TransactionId);
+		len -= sizeof(TransactionId);
+	}
+	*body = data;
+	*bodyLen = len;
+	return true;
+}
+
 /* the main data of the relation records */
 typedef struct XlNvmRel
 {

@@ -215,24 +215,22 @@ NvmXlogDesc(StringInfo buf, XLogReaderState *record)
 			 info == XLOG_NVM_PAGE_MOVE)
 	{
 		XlNvmPage	xlrec;
+		TransactionId conflictXid;
+		const char *body;
+		int			len;
 
-		int			len = (int) XLogRecGetDataLen(record) - (int) SizeOfXlNvmPage;
-
-		memcpy(&xlrec, XLogRecGetData(record), SizeOfXlNvmPage);
-		if (xlrec.flags & XLNVM_PAGE_CONFLICT)
-			len -= sizeof(TransactionId);
+		if (!XlNvmPageParse(XLogRecGetData(record), (int) XLogRecGetDataLen(record),
+							&xlrec, &conflictXid, &body, &len))
+		{
+			appendStringInfoString(buf, "too short");
+			return;
+		}
 		appendStringInfo(buf, "entry %d", xlrec.dirIndex);
 		if (info == XLOG_NVM_PAGE_CHANGE)
 			appendStringInfo(buf, " %s, %d bytes",
 							 page_desc ? page_desc(xlrec.type) : "record", len);
-		if (xlrec.flags & XLNVM_PAGE_CONFLICT)
-		{
-			TransactionId conflictXid;
-
-			memcpy(&conflictXid, XLogRecGetData(record) + SizeOfXlNvmPage,
-				   sizeof(conflictXid));
+		if (TransactionIdIsValid(conflictXid))
 			appendStringInfo(buf, ", conflict horizon %u", conflictXid);
-		}
 		if (XLogRecHasBlockImage(record, 0))
 			appendStringInfoString(buf, info == XLOG_NVM_NEW_PAGE ?
 								   ", whole page" : ", with the page before it");
