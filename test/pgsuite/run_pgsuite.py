@@ -175,9 +175,11 @@ def psql(port, host, db, sql):
 
 
 class Cluster:
-    def __init__(self, work, name, port, nvm):
+    def __init__(self, work, name, port, nvm, wal=False):
+        """wal: nvm_am.wal_log = on, streaming allowed, and the pool in the
+        data directory (the default), where pg_basebackup copies it"""
         self.dir = os.path.join(work, name)
-        self.name, self.port, self.nvm = name, port, nvm
+        self.name, self.port, self.nvm, self.wal = name, port, nvm, wal
         self.pool = "/dev/shm/nvm_am_pgsuite_%s_%d.pool" % (name, os.getpid())
 
     def start(self):
@@ -190,9 +192,10 @@ class Cluster:
                 "fsync = off", "log_min_messages = warning",
                 "log_line_prefix = '%m [%p] '"]
         if self.nvm:
-            conf += ["shared_preload_libraries = 'nvm_am'",
-                     "nvm_am.pool_path = '%s'" % self.pool,
-                     "nvm_am.pool_size = '2GB'"]
+            conf += ["shared_preload_libraries = 'nvm_am'", "nvm_am.pool_size = '2GB'"]
+            conf += ["nvm_am.pool_path = '%s'" % self.pool] if not self.wal else [
+                "nvm_am.wal_log = on", "wal_level = replica", "max_wal_senders = 4",
+                "wal_keep_size = '4GB'", "hot_standby = on"]
         with open(os.path.join(data, "postgresql.conf"), "a") as f:
             f.write("\n".join(conf) + "\n")
         env = dict(os.environ, PMEM_IS_PMEM_FORCE="1")
@@ -218,8 +221,9 @@ class Cluster:
             psql(self.port, self.dir, db,
                  'ALTER DATABASE "%s" SET default_table_access_method = nvm_am' % db)
 
-    def check(self, dbs):
-        """nvm_am_check() of every nvm_am table left in the databases dbs"""
+    def check(self, dbs, permanent_only=False):
+        """nvm_am_check() of every nvm_am table left in the databases dbs
+        (with permanent_only, of those a standby can read)"""
         problems = []
         for db in dbs:
             r = run([os.path.join(PGBIN, "psql"), "-X", "-At", "-h", self.dir,
@@ -227,7 +231,8 @@ class Cluster:
                      "SELECT c.oid::regclass, x.* FROM pg_class c "
                      "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
                      "LATERAL nvm_am.nvm_am_check(c.oid) x "
-                     "WHERE c.relkind IN ('r', 'm')"],
+                     "WHERE c.relkind IN ('r', 'm')" +
+                     (" AND c.relpersistence = 'p'" if permanent_only else "")],
                     user="postgres", check=False, capture_output=True, text=True)
             if r.returncode != 0:
                 problems.append("%s: nvm_am_check failed: %s" % (db, r.stderr.strip()))
@@ -320,41 +325,25 @@ def standby_replay(src, lib, work, port):
     database must hold the same rows on both, ctid, xmin, xmax and cmin
     included (the page records rebuild tuples exactly), and nvm_am_check()
     must be clean on the standby.  Returns (tables compared, problems)."""
-    top = os.path.join(work, "standby")
-    os.makedirs(top)
-    run(["chown", "postgres:", top])
-    env = dict(os.environ, PMEM_IS_PMEM_FORCE="1")
-    pdata, sdata = os.path.join(top, "primary"), os.path.join(top, "standby")
+    # the primary's and the standby's sockets are in primary.dir
+    primary = Cluster(work, "standby", port, True, wal=True)
+    standby = Cluster(work, "standby", port + 1, True)
+    top = primary.dir
+    sdata = os.path.join(top, "replica")
     pg = lambda *a: os.path.join(PGBIN, *a)
-    run([pg("initdb"), "-D", pdata, "-A", "trust", "-U", "postgres", "--no-sync"],
-        user="postgres", stdout=subprocess.DEVNULL)
-    # the pool in the data directory (the default), where pg_basebackup copies it
-    conf = ["port = %d" % port, "listen_addresses = ''",
-            "unix_socket_directories = '%s'" % top, "max_connections = 100",
-            "max_prepared_transactions = 10", "fsync = off",
-            "log_min_messages = warning", "log_line_prefix = '%m [%p] '",
-            "shared_preload_libraries = 'nvm_am'", "nvm_am.pool_size = '2GB'",
-            "nvm_am.wal_log = on", "wal_level = replica", "max_wal_senders = 4",
-            "wal_keep_size = '4GB'", "hot_standby = on"]
-    with open(os.path.join(pdata, "postgresql.conf"), "a") as f:
-        f.write("\n".join(conf) + "\n")
     problems = []
-    started = []
+    replica_started = False
     try:
-        run([pg("pg_ctl"), "-D", pdata, "-l", os.path.join(top, "primary.log"), "-w",
-             "-t", "120", "start"], user="postgres", env=env, stdout=subprocess.DEVNULL)
-        started.append(pdata)
+        primary.start()
         run([pg("pg_basebackup"), "-h", top, "-p", str(port), "-U", "postgres", "-D",
              sdata, "-R", "--no-sync"], user="postgres")
         with open(os.path.join(sdata, "postgresql.conf"), "a") as f:
             f.write("port = %d\n" % (port + 1))
-        run([pg("pg_ctl"), "-D", sdata, "-l", os.path.join(top, "standby.log"), "-w",
-             "-t", "120", "start"], user="postgres", env=env, stdout=subprocess.DEVNULL)
-        started.append(sdata)
-        psql(port, top, "template1", "CREATE EXTENSION nvm_am")
-        # the primary, as run_suite sees it (its directory is top)
-        cluster = Cluster(work, "standby", port, True)
-        run_suite("regress", src, lib, cluster, os.path.join(work, "out", "standby"), [])
+        run([pg("pg_ctl"), "-D", sdata, "-l", os.path.join(top, "replica.log"), "-w",
+             "-t", "120", "start"], user="postgres",
+            env=dict(os.environ, PMEM_IS_PMEM_FORCE="1"), stdout=subprocess.DEVNULL)
+        replica_started = True
+        run_suite("regress", src, lib, primary, os.path.join(work, "out", "standby"), [])
 
         def query(p, sql):
             r = run([pg("psql"), "-X", "-At", "-h", top, "-p", str(p), "-U", "postgres",
@@ -381,18 +370,14 @@ def standby_replay(src, lib, work, port):
                 problems.append("standby: %s could not be compared: %s %s" % (t, a[2], b[2]))
             elif a[1] != b[1]:
                 problems.append("standby: %s differs from the primary's" % t)
-        code, bad, err = query(port + 1, "SELECT c.oid::regclass || ': ' || x.problem FROM pg_class c "
-                                         "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
-                                         "LATERAL nvm_am.nvm_am_check(c.oid) x "
-                                         "WHERE c.relkind IN ('r', 'm') AND c.relpersistence = 'p'")
-        if code != 0:
-            problems.append("standby: nvm_am_check failed: " + err)
-        problems += ["standby: nvm_am_check: " + l for l in bad.splitlines() if l]
+        problems += ["standby: " + p for p in standby.check([DBNAME["regress"]],
+                                                            permanent_only=True)]
         return len(tables), problems
     finally:
-        for d in reversed(started):
-            run([pg("pg_ctl"), "-D", d, "-m", "immediate", "-w", "stop"], user="postgres",
+        if replica_started:
+            run([pg("pg_ctl"), "-D", sdata, "-m", "immediate", "-w", "stop"], user="postgres",
                 check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        primary.stop()
 
 
 def main():
