@@ -186,7 +186,7 @@ extern TM_Result NvmModifyUpdate(Relation rel, ItemPointer otid,
 								 TM_FailureData *tmfd, LockTupleMode *lockmode,
 								 bool *update_indexes);
 extern void NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup,
-								bool keepCtid);
+								bool keepCtid, bool inserting);
 extern bool NvmModifyNeedsToastTable(Relation rel);
 
 /* nvm_rowlock.c */

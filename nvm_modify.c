@@ -93,7 +93,7 @@ NvmModifyInsert(Relation rel, HeapTuple tup, CommandId cid, int options,
 	if (specToken != 0)
 		HeapTupleHeaderSetSpeculativeToken(heaptup->t_data, specToken);
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
-	NvmModifyPlaceTuple(rel, dirIndex, heaptup, specToken != 0);
+	NvmModifyPlaceTuple(rel, dirIndex, heaptup, specToken != 0, true);
 	if (heaptup != tup)
 	{
 		tup->t_self = heaptup->t_self;
@@ -397,7 +397,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
 	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
-	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false);
+	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false);
 	if (heaptup != newtup)
 	{
 		newtup->t_self = heaptup->t_self;
@@ -465,10 +465,17 @@ NvmModifyNeedsToastTable(Relation rel)
  * NvmModifyPlaceTuple - store a prepared tuple in some page of the relation with
  * room for it, extending the relation when none has.  Sets tup->t_self.
  * With keepCtid the tuple's t_ctid (a speculative token) is kept as given.
- * Caller holds a lock on the relation that allows inserts.
+ * With inserting (an insert, not an update's new version) the page this
+ * backend filled is sealed when it leaves it (IplSeal): rows are added to
+ * it no more.  An update's target page is no such sign: its rows go on
+ * being updated, and a sealed page changed again moves back to a log
+ * frame, two page writes for nothing (a YCSB-A run sealed a page at one
+ * update in thirty).  Caller holds a lock on the relation that allows
+ * inserts.
  */
 void
-NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
+NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
+					bool inserting)
 {
 	BlockNumber nblocks;
 	BlockNumber blkno;
@@ -542,7 +549,7 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid)
 			else
 			{
 				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
-				if (blkno == RelationGetTargetBlock(rel))
+				if (inserting && blkno == RelationGetTargetBlock(rel))
 					IplSeal(dirIndex, blkno);
 			}
 			LWLockRelease(lock);

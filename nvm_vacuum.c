@@ -559,7 +559,7 @@ NvmVacuumStoreCopy(Relation NewTable, int newIndex, HeapTuple copy)
 	if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
 		stored = heap_toast_insert_or_update(NewTable, copy, NULL,
 											 HEAP_INSERT_NO_LOGICAL);
-	NvmModifyPlaceTuple(NewTable, newIndex, stored, false);
+	NvmModifyPlaceTuple(NewTable, newIndex, stored, false, true);
 	if (stored != copy)
 		heap_freetuple(stored);
 }
