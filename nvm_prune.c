@@ -163,7 +163,8 @@ NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *of
 /*
  * NvmPruneWorthIt - whether a reader about to look at page should prune it
  * first: a deleter on the page may be dead to everyone (pd_prune_xid) and
- * the page has no room for another tuple of its average size.  Heap's
+ * the page has no room for another tuple of its average size (over the
+ * line pointers that hold a tuple).  Heap's
  * heap_page_prune_opt prunes below a tenth of the page already; that is
  * cheap for heap, but here every prune is a persisted record, and pruning
  * while there is room for several tuples keeps freeing one version at a
@@ -177,13 +178,26 @@ NvmPruneWorthIt(Relation rel, Page page)
 {
 	PageHeader	ph = (PageHeader) page;
 	TransactionId pruneXid = ph->pd_prune_xid;
-	OffsetNumber nitems = PageGetMaxOffsetNumber(page);
-	Size		average;
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	Size		free;
+	int			nstored = 0;
 
-	if (!TransactionIdIsValid(pruneXid) || nitems == 0)
+	if (!TransactionIdIsValid(pruneXid) || maxoff == 0)
 		return false;
-	average = (ph->pd_special - ph->pd_upper) / nitems + sizeof(ItemIdData);
-	if (PageGetHeapFreeSpace(page) >= average)
+	free = PageGetHeapFreeSpace(page);
+
+	/*
+	 * The average over the line pointers that hold a tuple: redirects and
+	 * dead or free line pointers hold none, and a page that has been
+	 * pruned has many, which made the average look small enough to fit
+	 * when the next version did not; the updater found no room then and
+	 * pruned instead, copy-on-write, since its own scan had the page pinned.
+	 */
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		if (ItemIdHasStorage(PageGetItemId(page, off)))
+			nstored++;
+	if (nstored > 0 &&
+		free >= (ph->pd_special - ph->pd_upper) / nstored + sizeof(ItemIdData))
 		return false;
 	return GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), pruneXid);
 }

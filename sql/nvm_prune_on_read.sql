@@ -35,5 +35,46 @@ SELECT s.value > :pruned_before AS pruned_by_the_scan
   FROM nvm_am.nvm_am_stats s WHERE s.name = 'pages_pruned';
 SELECT * FROM nvm_am.nvm_am_check('prune_read');
 RESET enable_indexscan;
-RESET enable_bitmapscan;
 DROP TABLE prune_read;
+-- The room a read looks for is the average size of the tuples on the page,
+-- over the line pointers that hold one: a page that has been pruned has many
+-- redirects and free line pointers, which must not make the average look
+-- small.  Otherwise the read leaves a page without room for the next
+-- version and the update prunes it instead, copy-on-write, as its own scan
+-- has the page pinned.  Each read and each update its own transaction:
+-- every update's page was pruned by the read before it.
+SET enable_seqscan = off;
+CREATE TABLE prune_avg (id int PRIMARY KEY, v int, pad text) USING nvm_am
+  WITH (fillfactor = 100);
+INSERT INTO prune_avg SELECT g, 0, repeat('x', 90) FROM generate_series(1, 60) g;
+CREATE FUNCTION pruned() RETURNS bigint LANGUAGE sql AS
+$$ SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'pages_pruned' $$;
+CREATE TABLE prunes_by (stmt text, n bigint) USING heap;
+CREATE PROCEDURE read_then_update(rounds int) LANGUAGE plpgsql AS $$
+DECLARE
+  mark bigint;
+  k int;
+  val int;
+BEGIN
+  FOR i IN 0 .. rounds - 1 LOOP
+    k := i % 60 + 1;
+    mark := pruned();
+    SELECT v INTO val FROM prune_avg WHERE id = k;
+    INSERT INTO prunes_by VALUES ('read', pruned() - mark);
+    COMMIT;
+    mark := pruned();
+    UPDATE prune_avg SET v = v + 1 WHERE id = k;
+    INSERT INTO prunes_by VALUES ('update', pruned() - mark);
+    COMMIT;
+  END LOOP;
+END $$;
+CALL read_then_update(180);
+SELECT stmt, count(*) AS statements, sum(n) > 0 AS pruned_some
+  FROM prunes_by GROUP BY stmt ORDER BY stmt DESC;
+SELECT count(*), sum(v) FROM prune_avg;
+SELECT * FROM nvm_am.nvm_am_check('prune_avg');
+DROP TABLE prune_avg, prunes_by;
+DROP PROCEDURE read_then_update(int);
+DROP FUNCTION pruned();
+RESET enable_seqscan;
+RESET enable_bitmapscan;
