@@ -1085,11 +1085,13 @@ IplApplyInPlace(int slot, Page image)
  * full): when it is in a log frame, merge it into a plain frame, once, so
  * that it takes no log area and the scans that will read it read it in
  * place instead of merging it again and again.  With no plain frame free,
- * a log of appends only is applied in place instead.  Caller holds the
- * page lock exclusively.
+ * a log of appends only is applied in place instead.  With appendedOnly,
+ * only a page whose log holds appended tuples and nothing else: no row of
+ * it changed since it came to its frame.  Caller holds the page lock
+ * exclusively.
  */
 void
-IplSeal(int dirIndex, BlockNumber blkno)
+IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
 	int			slot = IplCacheSlotOfPage(page);
@@ -1103,6 +1105,8 @@ IplSeal(int dirIndex, BlockNumber blkno)
 	s = IplCacheSlotById(slot);
 	if (NvmPoolFrameLogSize(s->frame) == 0)
 		return;					/* a plain frame: no log to merge */
+	if (appendedOnly && (s->logUsed == 0 || !s->logAppendOnly))
+		return;
 	wal = IplWalNeeded(dirIndex);
 	frame = NvmPoolTryAllocFrame(false);
 
@@ -1137,7 +1141,7 @@ void
 IplSettle(int dirIndex, BlockNumber blkno)
 {
 	if (NvmPoolLogFramesScarce())
-		IplSeal(dirIndex, blkno);
+		IplSeal(dirIndex, blkno, false);
 }
 
 /*

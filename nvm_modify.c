@@ -465,10 +465,12 @@ NvmModifyNeedsToastTable(Relation rel)
  * NvmModifyPlaceTuple - store a prepared tuple in some page of the relation with
  * room for it, extending the relation when none has.  Sets tup->t_self.
  * With keepCtid the tuple's t_ctid (a speculative token) is kept as given.
- * With inserting (an insert, not an update's new version) the page this
- * backend filled is sealed when it leaves it (IplSeal): rows are added to
- * it no more.  An update's target page is no such sign: its rows go on
- * being updated, and a sealed page changed again moves back to a log
+ * The page this backend filled is sealed when it leaves it (IplSeal): an
+ * inserter adds rows to it no more.  An update's new version leaving its
+ * target page full (inserting false) seals it only when only tuples were
+ * added to the page since it came to its frame, as when a bulk update
+ * fills new pages at the end: when its rows were being changed, they go
+ * on being changed, and a sealed page changed again moves back to a log
  * frame, two page writes for nothing (a YCSB-A run sealed a page at one
  * update in thirty).  Caller holds a lock on the relation that allows
  * inserts.
@@ -549,8 +551,8 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 			else
 			{
 				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
-				if (inserting && blkno == RelationGetTargetBlock(rel))
-					IplSeal(dirIndex, blkno);
+				if (blkno == RelationGetTargetBlock(rel))
+					IplSeal(dirIndex, blkno, !inserting);
 			}
 			LWLockRelease(lock);
 			if (off != InvalidOffsetNumber)

@@ -59,7 +59,7 @@ extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 extern BlockNumber IplNewPage(int dirIndex);
 extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
-extern void IplSeal(int dirIndex, BlockNumber blkno);
+extern void IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly);
 extern void IplSettle(int dirIndex, BlockNumber blkno);
 extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
 								  HeapTuple newtup, OffsetNumber oldoff,
