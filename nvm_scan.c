@@ -85,20 +85,23 @@ NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
 #define NVM_SCAN_LINE 64		/* the CPU's cache line, not PG_CACHE_LINE_SIZE */
 
 /*
- * NvmScanPrefetch - ask the CPU for the tuple area of page, an image the
- * scan reads in place (a frame in the pool or a merged image), before the
- * executor deforms its tuples: tuple after tuple would otherwise wait for
- * its own cache misses, one at a time, where a copy (nvm_am.read_mode =
- * copy) streams the page in one memcpy.  The tuples of the first line
- * pointers lie at the end of the page, so the lines are asked for from the
- * end down.  A hint only: it changes nothing and cannot fault.  Caller
- * holds the image pinned.
+ * NvmScanPrefetch - ask the CPU for the tuple area of page when the scan
+ * reads it in place (a frame in the pool or a merged image; not the scan's
+ * own copy), before the executor deforms its tuples: tuple after tuple
+ * would otherwise wait for its own cache misses, one at a time, where a
+ * copy (nvm_am.read_mode = copy) streams the page in one memcpy.  The
+ * tuples of the first line pointers lie at the end of the page, so the
+ * lines are asked for from the end down.  A hint only: it changes nothing
+ * and cannot fault.  Caller holds the image pinned.
  */
 static inline void
-NvmScanPrefetch(Page page)
+NvmScanPrefetch(NvmScanDesc scan, Page page)
 {
 	const char *start = (const char *) page;
 	int			upper = Min(((PageHeader) page)->pd_upper, BLCKSZ);
+
+	if (page == (Page) scan->copybuf)
+		return;				/* copied: in the cache already */
 
 	/* every 64-byte line that holds a byte of [pd_upper, BLCKSZ) */
 	for (int at = BLCKSZ - NVM_SCAN_LINE; at > upper - NVM_SCAN_LINE; at -= NVM_SCAN_LINE)
@@ -139,8 +142,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 
 	page = NvmScanHoldPage(scan, blkno);
 	scan->cpage = page;
-	if (page != (Page) scan->copybuf)
-		NvmScanPrefetch(page);
+	NvmScanPrefetch(scan, page);
 	maxoff = PageGetMaxOffsetNumber(page);
 
 	/*
@@ -489,8 +491,8 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 		int			count = exact ? tbmres->ntuples : maxoff;
 
 		/* a lossy page is read whole, as a sequential scan reads it */
-		if (!exact && page != (Page) scan->copybuf)
-			NvmScanPrefetch(page);
+		if (!exact)
+			NvmScanPrefetch(scan, page);
 
 		for (int i = 0; i < count; i++)
 		{
