@@ -499,30 +499,44 @@ IplCrcBytes(pg_crc32c crc, const char *p, size_t len)
 	return crc;
 }
 
-/* the parts of a page its checksum covers, gathered (IplPageChecksum) */
+/*
+ * The parts of a page its checksum covers, gathered (IplPageChecksum).  A
+ * sound page's parts fit in one buffer; a damaged page's line pointers may
+ * name the same bytes many times, and then full buffers are folded into the
+ * CRC as they fill.
+ */
 typedef struct IplCrcBuf
 {
 	pg_crc32c	crc;
 	int			used;
-	char		data[BLCKSZ];
+	char		data[2 * BLCKSZ];
 } IplCrcBuf;
 
-/* IplCrcAdd - append len bytes at p, folding full buffers into the CRC */
-static void
+/*
+ * IplCrcReserve - room for len (at most BLCKSZ) more bytes at the end of the
+ * buffer, folding what it holds into the CRC first when they would not fit.
+ */
+static inline char *
+IplCrcReserve(IplCrcBuf *cb, size_t len)
+{
+	char	   *at;
+
+	Assert(len <= BLCKSZ);
+	if (cb->used + len > sizeof(cb->data))
+	{
+		cb->crc = IplCrcBytes(cb->crc, cb->data, cb->used);
+		cb->used = 0;
+	}
+	at = cb->data + cb->used;
+	cb->used += len;
+	return at;
+}
+
+/* IplCrcAdd - append len (at most BLCKSZ) bytes at p */
+static inline void
 IplCrcAdd(IplCrcBuf *cb, const void *p, size_t len)
 {
-	while (cb->used + len > sizeof(cb->data))
-	{
-		size_t		part = sizeof(cb->data) - cb->used;
-
-		memcpy(cb->data + cb->used, p, part);
-		cb->crc = IplCrcBytes(cb->crc, cb->data, sizeof(cb->data));
-		cb->used = 0;
-		p = (const char *) p + part;
-		len -= part;
-	}
-	memcpy(cb->data + cb->used, p, len);
-	cb->used += len;
+	memcpy(IplCrcReserve(cb, len), p, len);
 }
 
 /*
@@ -530,8 +544,8 @@ IplCrcAdd(IplCrcBuf *cb, const void *p, size_t len)
  * the relation in directory entry dirIndex: CRC-32C of the page's identity
  * (the relation's RelFileNode and the block number, as PostgreSQL's page
  * checksum includes the block number), its layout fields, line pointers,
- * tuples (hint bits masked) and special space, folded.  Returns false when the layout fields are impossible (the
- * page cannot even be walked).
+ * tuples (hint bits masked) and special space, folded.  Returns false when
+ * the layout fields are impossible (the page cannot even be walked).
  */
 static bool
 IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
@@ -550,6 +564,8 @@ IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 	if (lower < SizeOfPageHeaderData || lower > upper || upper > special ||
 		special > BLCKSZ || (lower - SizeOfPageHeaderData) % sizeof(ItemIdData) != 0)
 		return false;
+	/* the tuples are read next, one after another: ask for all of them */
+	IplPrefetchTuples(page);
 	INIT_CRC32C(cb->crc);
 	cb->used = 0;
 	/* whose page it is: a frame read as another page's does not match */
@@ -568,17 +584,21 @@ IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 		ItemId		lp = PageGetItemId(page, off);
 		uint32		start = ItemIdGetOffset(lp);
 		uint32		len = ItemIdGetLength(lp);
-		HeapTupleHeaderData hdr;
+		char	   *copy;
+		uint16		infomask;
 
 		if (!ItemIdIsNormal(lp))
 			continue;
 		if (start < upper || start + len > special || len < SizeofHeapTupleHeader)
 			return false;
-		memcpy(&hdr, (char *) page + start, SizeofHeapTupleHeader);
-		hdr.t_infomask &= ~IPL_HINT_BITS;
-		IplCrcAdd(cb, &hdr, SizeofHeapTupleHeader);
-		IplCrcAdd(cb, (char *) page + start + SizeofHeapTupleHeader,
-				  len - SizeofHeapTupleHeader);
+		/* the tuple as it is, then its hint bits masked in the copy */
+		copy = IplCrcReserve(cb, len);
+		memcpy(copy, (char *) page + start, len);
+		memcpy(&infomask, copy + offsetof(HeapTupleHeaderData, t_infomask),
+			   sizeof(infomask));
+		infomask &= ~IPL_HINT_BITS;
+		memcpy(copy + offsetof(HeapTupleHeaderData, t_infomask), &infomask,
+			   sizeof(infomask));
 	}
 	IplCrcAdd(cb, (char *) page + special, BLCKSZ - special);
 	crc = IplCrcBytes(cb->crc, cb->data, cb->used);

@@ -82,30 +82,19 @@ NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
 	return page;
 }
 
-#define NVM_SCAN_LINE 64		/* the CPU's cache line, not PG_CACHE_LINE_SIZE */
-
 /*
  * NvmScanPrefetch - ask the CPU for the tuple area of page when the scan
  * reads it in place (a frame in the pool or a merged image; not the scan's
- * own copy), before the executor deforms its tuples: tuple after tuple
- * would otherwise wait for its own cache misses, one at a time, where a
- * copy (nvm_am.read_mode = copy) streams the page in one memcpy.  The
- * tuples of the first line pointers lie at the end of the page, so the
- * lines are asked for from the end down.  A hint only: it changes nothing
- * and cannot fault.  Caller holds the image pinned.
+ * own copy), before the executor deforms its tuples (IplPrefetchTuples):
+ * a copy (nvm_am.read_mode = copy) streams the page in one memcpy, while
+ * tuple after tuple read in place would wait for its own cache misses.
+ * Caller holds the image pinned.
  */
 static inline void
 NvmScanPrefetch(NvmScanDesc scan, Page page)
 {
-	const char *start = (const char *) page;
-	int			upper = Min(((PageHeader) page)->pd_upper, BLCKSZ);
-
-	if (page == (Page) scan->copybuf)
-		return;				/* copied: in the cache already */
-
-	/* every 64-byte line that holds a byte of [pd_upper, BLCKSZ) */
-	for (int at = BLCKSZ - NVM_SCAN_LINE; at > upper - NVM_SCAN_LINE; at -= NVM_SCAN_LINE)
-		__builtin_prefetch(start + at, 0, 3);
+	if (page != (Page) scan->copybuf)
+		IplPrefetchTuples(page);
 }
 
 /*
