@@ -151,7 +151,7 @@ typedef struct NvmPoolShared
 	LWLockPadded *page_locks;
 	uint64		frames_free;	/* free frames of both kinds */
 	uint64		log_frames_free;	/* of which log frames */
-	uint64		alloc_hint[2];	/* bitmap word to search first, per kind */
+	uint64		alloc_hint[2];	/* per kind: no free frame below this word */
 	bool		frames_kept;	/* redo kept frames it would have freed */
 	pg_atomic_uint64 next_gen;	/* next page generation number */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
@@ -1365,6 +1365,13 @@ NvmPoolPageLock(int dirIndex, BlockNumber blkno)
  */
 
 /*
+ * Frames are taken lowest first: alloc_hint[kind] is a bitmap word below
+ * which no frame of that kind is free, raised as frames are taken and
+ * lowered as they are freed.  Every backend maps a page of the pool on its
+ * first touch (a page fault), so the busy frames should stay in as few
+ * pages of the mapping as they can; a rover that went round the whole pool
+ * made every backend fault on page after page as long as it ran.
+ *
  * Frames are taken from the bitmap in batches: a backend takes up to
  * NVM_FRAME_BATCH free frames under one acquisition of the allocation lock
  * and hands them out one at a time, so that a merge or a new page does not
@@ -1564,6 +1571,7 @@ NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 {
 	LWLock	   *lock = &pool_shared->alloc_lock->lock;
 	int			nlog = 0;
+	int			kind;
 
 	LWLockAcquire(lock, LW_EXCLUSIVE);
 	for (int i = 0; i < n; i++)
@@ -1578,11 +1586,15 @@ NvmPoolFreeFramesCounted(uint64 *frames, int n, bool fromBatch)
 		}
 		NvmPoolBitClear(frames[i]);
 		pool_shared->frames_free++;
-		if (NvmPoolIsLogFrame(frames[i]))
+		kind = NvmPoolIsLogFrame(frames[i]) ? 1 : 0;
+		if (kind)
 		{
 			pool_shared->log_frames_free++;
 			nlog++;
 		}
+		/* frames are taken lowest first (NvmPoolRefillBatch) */
+		pool_shared->alloc_hint[kind] = Min(pool_shared->alloc_hint[kind],
+											frames[i] / 64);
 	}
 	if (fromBatch)
 	{
