@@ -17,6 +17,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use List::Util ();
 
 my $duration = 20;    # seconds of concurrent load (the whole test stays under a minute)
 my $pool = "/dev/shm/nvm_am_tap_hot_$$.pool";
@@ -440,23 +441,28 @@ is(stat_value('frames_reclaimed'), stat_value('merges_on_full'),
 # HOT updates of a table of fixed size settle: pruning makes the room, so
 # (almost) no new frames are needed.  A few updates may still find their
 # page full of versions that concurrent snapshots need and go elsewhere
-# (heap does the same), but tens of thousands of updates must not grow the
-# table by more than a handful of pages: without working pruning each
-# round would need over a thousand.
+# (heap does the same): from 0 up to 35 new pages in a round of about
+# 300,000 transactions, depending on how the clients' snapshots happen to
+# overlap.  Without working pruning each round would need over a thousand,
+# so a round may grow the table by one page per 3,000 transactions (at
+# least 16).
 my $run = start_pgbench('hot-only, first round', 4, 5, 'h_hot');
 finish_pgbench($run);
 my $frames1 = stat_value('frames_allocated');
 my $pruned1 = stat_value('pages_pruned');
 my $upd1 = stat_value('tuples_updated');
 my $hot1 = stat_value('hot_updates');
+my $ext1 = stat_value('pages_extended');
 $run = start_pgbench('hot-only, second round', 4, 5, 'h_hot');
 my $done = finish_pgbench($run);
 my $upd = stat_value('tuples_updated') - $upd1;
 my $hot = stat_value('hot_updates') - $hot1;
 cmp_ok(stat_value('pages_pruned'), '>', $pruned1, 'the second round pruned pages');
 cmp_ok($upd - $hot, '<=', $upd / 100, "second round: at most 1% of $upd updates not HOT (" . ($upd - $hot) . ")");
-cmp_ok(stat_value('frames_allocated') - $frames1, '<=', 16,
-	"second round of $done HOT-updating transactions allocated (almost) no frames");
+my $grown = stat_value('frames_allocated') - $frames1;
+my $extended = stat_value('pages_extended') - $ext1;
+cmp_ok($grown, '<=', List::Util::max(16, int($done / 3000)),
+	"second round of $done HOT-updating transactions allocated (almost) no frames ($grown, $extended new pages)");
 is(stat_value('frames_reclaimed'), stat_value('merges_on_full'),
 	'still every retired frame freed');
 is($node->safe_psql('postgres', q{
