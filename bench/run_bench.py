@@ -106,8 +106,10 @@ Durations: full 8 s per run (--quick: 2 s), 3 rounds; the full run takes
 about 35 minutes on 2 cores, --quick about 6.5 minutes (plus the build
 in scripts/bench.sh).  The exit status is non-zero if any run failed (hung,
 errored, was killed) or a workload stopped; failures are listed under
-PROBLEMS:.  tpch, load and crash are single measurements per set-up, not
-alternated (tpch warm: the median of 3 runs, --quick 2).
+PROBLEMS:.  tpch, load and crash rows are alternated in rounds too: 3
+loads per store, 3 restarts per set-up for the cold queries (warm: the 3
+runs after each, --quick 2), 3 crashes per set-up and data size, each after
+a CHECKPOINT.
 
 Run as root (servers and clients run as user "postgres") or as the owner.
 Only the Python standard library and matplotlib (Agg) are used.
@@ -1007,19 +1009,26 @@ def timed_query(setup, sql, runs):
 
 
 def tpch(cfg, setups, rows):
+    """Load lineitem into every store cfg["runs"] times, stores alternated
+    (the "load" row: median time; the space: the first load), then
+    cfg["runs"] rounds of Q1 and Q6, set-ups alternated, each query on a
+    cluster restarted just before it: cold = its first run, warm = the
+    next scan_runs; the rows give medians over all rounds."""
     n = cfg["lineitem"]
-    loaded = {}
-    for setup in setups:
-        store = SETUPS[setup][:2]
-        _, am, _ = SETUPS[setup]
-        db = DBS[am]
-        use_setup(setup)
-        if store not in loaded:
-            log("== lineitem, %d rows, %s: load" % (n, setup))
+    variant = "lineitem %dk rows" % (n // 1000)
+    owners = list(stores(setups).values())
+    loads = {s: [] for s in owners}
+    for rnd in range(cfg["runs"]):
+        k = rnd % len(owners)
+        for setup in owners[k:] + owners[:k]:
+            _, am, _ = SETUPS[setup]
+            db = DBS[am]
+            log("== lineitem, %d rows, %s: load %d/%d" % (n, setup, rnd + 1, cfg["runs"]))
+            use_setup(setup)
+            setup_psql(setup, "DROP TABLE IF EXISTS lineitem")
             timing = {}
 
             def load(setup=setup, db=db, timing=timing):
-                setup_psql(setup, "DROP TABLE IF EXISTS lineitem")
                 start = begin_measure(db)
                 t0 = time.monotonic()
                 setup_psql(setup, LINEITEM.replace("{n}", str(n)), timeout=3600)
@@ -1027,22 +1036,48 @@ def tpch(cfg, setups, rows):
                 setup_psql(setup, "VACUUM ANALYZE lineitem", timeout=3600)
                 use_setup(setup)
                 timing["delta"] = end_measure(db, start)
-            load_with_space(setup, "lineitem %dk rows" % (n // 1000), ["lineitem"], load)
+            if rnd == 0:
+                load_with_space(setup, variant, ["lineitem"], load)
+            else:
+                load()
             check_am(db, am, ["lineitem"])
-            loaded[store] = setup
-            elapsed, delta = timing["elapsed"], timing["delta"]
-            res = dict(status="ok", detail="", txns=n, time_s=elapsed, tps=n / elapsed,
-                       wal_bytes=delta["wal"], pmem_bytes=delta["pmem"], page_bytes=delta["pages"])
-            add_row(rows, setup, "load", "lineitem %dk rows" % (n // 1000), res, unit="row")
-        use_setup(setup)
-        size = int(psql(db, "SELECT pg_relation_size('lineitem')")[0][0])
-        for qname, q in (("Q1", Q1), ("Q6", Q6)):
+            loads[setup].append(timing)
+            log("   load %d/%d %-15s %.3f s" % (rnd + 1, cfg["runs"], setup, timing["elapsed"]))
+    for setup in owners:
+        ts = [t["elapsed"] for t in loads[setup]]
+        med = statistics.median(ts)
+        res = dict(status="ok", detail="", txns=n * len(ts), time_s=med, tps=n / med,
+                   samples=ts, runs=len(ts), runs_total=len(ts),
+                   **{k + "_bytes": sum(t["delta"][k] for t in loads[setup])
+                      for k in ("wal", "pmem")},
+                   page_bytes=sum(t["delta"]["pages"] for t in loads[setup]))
+        add_row(rows, setup, "load", variant, res, unit="row")
+
+    sizes = {}
+    per = {}
+    for rnd in range(cfg["runs"]):
+        k = rnd % len(setups)
+        for setup in setups[k:] + setups[:k]:
+            _, am, _ = SETUPS[setup]
             use_setup(setup)
-            cluster_helper("cluster_restart", WORK)        # cold: empty caches
-            times, cpu, body = timed_query(setup, q, cfg["scan_runs"] + 1)
-            if ANSWERS.setdefault(qname, body) != body:
-                note("%s on %s returned another answer than on heap" % (qname, setup))
-            for temp, ts, cs in (("cold", times[:1], cpu[:1]), ("warm", times[1:], cpu[1:])):
+            sizes.setdefault(setup, int(psql(DBS[am], "SELECT pg_relation_size('lineitem')")[0][0]))
+            for qname, q in (("Q1", Q1), ("Q6", Q6)):
+                use_setup(setup)
+                cluster_helper("cluster_restart", WORK)        # cold: empty caches
+                times, cpu, body = timed_query(setup, q, cfg["scan_runs"] + 1)
+                if ANSWERS.setdefault(qname, body) != body:
+                    note("%s on %s returned another answer than on heap" % (qname, setup))
+                for temp, ts, cs in (("cold", times[:1], cpu[:1]), ("warm", times[1:], cpu[1:])):
+                    got = per.setdefault((setup, qname, temp), ([], []))
+                    got[0].extend(ts)
+                    got[1].extend(cs)
+                log("   round %d/%d %-15s %s cold %.1f ms, warm %s ms"
+                    % (rnd + 1, cfg["runs"], setup, qname, times[0],
+                       " ".join("%.1f" % t for t in times[1:])))
+    for setup in setups:
+        for qname in ("Q1", "Q6"):
+            for temp in ("cold", "warm"):
+                ts, cs = per[(setup, qname, temp)]
                 med = statistics.median(ts)
                 res = dict(status="ok", detail="", txns=len(ts), time_s=med / 1000.0,
                            tps=1000.0 / med, lat_p50_ms=med, lat_avg_ms=statistics.mean(ts),
@@ -1050,9 +1085,9 @@ def tpch(cfg, setups, rows):
                            cpu_sys_s=statistics.median(c[1] for c in cs),
                            wal_bytes=0, pmem_bytes=0, page_bytes=0,
                            samples=[t / 1000.0 for t in ts], runs=len(ts), runs_total=len(ts))
-                add_row(rows, setup, "tpch", "%s %s, %d MB" % (qname, temp, size >> 20), res,
-                        unit="query", units=0)
-    for setup in loaded.values():
+                add_row(rows, setup, "tpch", "%s %s, %d MB" % (qname, temp, sizes[setup] >> 20),
+                        res, unit="query", units=0)
+    for setup in owners:
         setup_psql(setup, "DROP TABLE lineitem")
 
 
@@ -1093,28 +1128,50 @@ def crash_during_pgbench(db, env, run_s, clients=2):
 
 def crash(cfg, setups, rows):
     """SIGKILL the postmaster and its children during a TPC-B run; time
-    until the first query on the benchmark tables is answered again."""
+    until the first query on the benchmark tables is answered again.  Per
+    data size: pgbench -i in every set-up, then cfg["runs"] rounds, set-ups
+    alternated, each a CHECKPOINT (recovery then replays the run, not the
+    load: heap's WAL of the load would otherwise be replayed too), a 3 s
+    TPC-B run and the kill."""
+    crashers = [s for s in setups if not s.endswith("-copy")]   # -copy: nvm_am's storage
     for scale in cfg["crash_scales"]:
-        for setup in setups:
-            if setup.endswith("-copy"):
-                continue         # the same storage as "nvm_am"
+        sizes = {}
+        for setup in crashers:
             _, am, _ = SETUPS[setup]
-            db = DBS[am]
-            log("== crash, scale %d, %s" % (scale, setup))
+            log("== crash, scale %d, %s: pgbench -i" % (scale, setup))
             pgbench_init(setup, scale)
             use_setup(setup)
-            size = int(psql(db, "SELECT pg_total_relation_size('pgbench_accounts')")[0][0])
-            env = target_env(setup)
-            env["PGAPPNAME"] = "pgbench"
-            ok, elapsed, gone_s = crash_during_pgbench(db, env, 3)
-            res = dict(status="ok" if ok else "error",
-                       detail="%.3f s of it waiting for the killed processes to be reaped"
-                       % gone_s, txns=1, time_s=elapsed, restart_s=elapsed - gone_s,
-                       tps=None, wal_bytes=0, pmem_bytes=0, page_bytes=0, runs=1 if ok else 0)
-            if not ok:
-                note("crash %s scale %d: no answer within 600 s" % (setup, scale))
-            add_row(rows, setup, "crash", "scale %d (%d MB)" % (scale, size >> 20), res,
+            sizes[setup] = int(psql(DBS[am], "SELECT pg_total_relation_size('pgbench_accounts')")[0][0])
+        per = {s: [] for s in crashers}
+        for rnd in range(cfg["runs"]):
+            k = rnd % len(crashers)
+            for setup in crashers[k:] + crashers[:k]:
+                _, am, _ = SETUPS[setup]
+                db = DBS[am]
+                use_setup(setup)
+                checkpoint(db)
+                env = target_env(setup)
+                env["PGAPPNAME"] = "pgbench"
+                ok, elapsed, gone_s = crash_during_pgbench(db, env, 3)
+                if not ok:
+                    note("crash %s scale %d: no answer within 600 s" % (setup, scale))
+                per[setup].append((ok, elapsed, gone_s))
+                log("   round %d/%d %-15s scale %d: %s %.3f s (%.3f s reaping)"
+                    % (rnd + 1, cfg["runs"], setup, scale, "answered after" if ok else "no answer",
+                       elapsed, gone_s))
+        for setup in crashers:
+            done = [p for p in per[setup] if p[0]]
+            times = [p[1] for p in done]
+            res = dict(status="ok" if len(done) == len(per[setup]) else "error",
+                       detail=("median %.3f s of it waiting for the killed processes to be reaped"
+                               % statistics.median(p[2] for p in done)) if done else "",
+                       txns=len(done), time_s=statistics.median(times) if times else None,
+                       restart_s=statistics.median(p[1] - p[2] for p in done) if done else None,
+                       tps=None, wal_bytes=0, pmem_bytes=0, page_bytes=0, samples=times,
+                       runs=len(done), runs_total=len(per[setup]))
+            add_row(rows, setup, "crash", "scale %d (%d MB)" % (scale, sizes[setup] >> 20), res,
                     unit="restart", units=0)
+        for setup in crashers:
             setup_psql(setup, DROP_PGBENCH)
 
 
@@ -1298,8 +1355,10 @@ def print_table(rows, cfg, quick, pool_bytes, machine=None, persist=None):
           % (cfg["runs"], cfg["duration"], cfg["contention_duration"]))
     print("ratio = median(set-up) / median(heap); range = min(set-up)/max(heap) .. max(set-up)/"
           "min(heap); \"~\" before a ratio: its range includes 1.0, the runs do not separate the "
-          "set-up from heap (tpch warm: times of %d runs; single measurements have no range)"
-          % cfg["scan_runs"])
+          "set-up from heap; load, tpch and crash: %d rounds too, alternated (load: a load per "
+          "round; tpch: a restart per round and query, cold = its first run, warm = the %d after it; "
+          "crash: a CHECKPOINT, 3 s of TPC-B and the kill per round)"
+          % (cfg["runs"], cfg["scan_runs"]))
     hdr = ("workload", "variant", "set-up", "runs", "tps", "tps min-max", "time s", "ratio",
            "ratio range", "bytes/unit", "WAL", "pool", "pages", "p50 ms", "p99 ms", "cpu u/s", "PSS MB")
     table = [hdr]
