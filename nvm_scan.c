@@ -90,7 +90,7 @@ NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
  * tuple after tuple read in place would wait for its own cache misses.
  * Caller holds the image pinned.
  */
-static inline void
+static pg_attribute_always_inline void
 NvmScanPrefetch(NvmScanDesc scan, Page page)
 {
 	if (page != (Page) scan->copybuf)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh - the test command: install dependencies, build, install, check
-# the layering of the C sources (scripts/check_layers.py), start a
+# the layering of the C sources (scripts/check_layers.py) and the machine
+# code of the build (scripts/check_build.py), start a
 # throwaway cluster with nvm_am preloaded, and run every test: pg_regress
 # (sql/, expected/), isolation specs (specs/), pgTAP (test/pgtap/, via
 # pg_prove), the heap-vs-nvm_am differential scripts (test/diff/) and Perl
@@ -128,6 +129,17 @@ check_layers() {
     count_rc layering $rc
 }
 
+# check_build - the machine code of the installed nvm_am.so (what a
+# functional test cannot see: that the scans prefetch)
+check_build() {
+    local out rc
+    echo "== build (scripts/check_build.py)"
+    out=$(python3 scripts/check_build.py 2>&1)
+    rc=$?
+    echo "$out" | sed 's/^/   /'
+    count_rc build $rc
+}
+
 # summary - the last line, and the exit code
 summary() {
     echo
@@ -231,6 +243,7 @@ make_workdir "$WORK"
 trap 'cluster_stop "$WORK" "$POOL"' EXIT
 
 check_layers
+check_build
 
 echo "== starting throwaway cluster (pool $POOL)"
 cluster_start "$WORK" "$PORT" "$POOL" || { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
