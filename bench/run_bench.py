@@ -720,13 +720,19 @@ def aggregate(results):
     return agg
 
 
+def rotation(items, rnd):
+    """items in round rnd's order: shifted by one item each round, so that
+    no item always runs first or last."""
+    k = rnd % len(items)
+    return items[k:] + items[:k]
+
+
 def rounds(cfg, rows, setups, workload, variant, run_one, prepare=None, cleanup=None):
     """Run every set-up once per round, cfg["runs"] rounds, the order
     rotated by one set-up each round; one aggregated row per set-up."""
     per = {s: [] for s in setups}
     for rnd in range(cfg["runs"]):
-        k = rnd % len(setups)
-        for pos, s in enumerate(setups[k:] + setups[:k]):
+        for pos, s in enumerate(rotation(setups, rnd)):
             use_setup(s)
             check_library()
             if prepare:
@@ -1019,8 +1025,7 @@ def tpch(cfg, setups, rows):
     owners = list(stores(setups).values())
     loads = {s: [] for s in owners}
     for rnd in range(cfg["runs"]):
-        k = rnd % len(owners)
-        for setup in owners[k:] + owners[:k]:
+        for setup in rotation(owners, rnd):
             _, am, _ = SETUPS[setup]
             db = DBS[am]
             log("== lineitem, %d rows, %s: load %d/%d" % (n, setup, rnd + 1, cfg["runs"]))
@@ -1056,8 +1061,7 @@ def tpch(cfg, setups, rows):
     sizes = {}
     per = {}
     for rnd in range(cfg["runs"]):
-        k = rnd % len(setups)
-        for setup in setups[k:] + setups[:k]:
+        for setup in rotation(setups, rnd):
             _, am, _ = SETUPS[setup]
             use_setup(setup)
             sizes.setdefault(setup, int(psql(DBS[am], "SELECT pg_relation_size('lineitem')")[0][0]))
@@ -1144,8 +1148,7 @@ def crash(cfg, setups, rows):
             sizes[setup] = int(psql(DBS[am], "SELECT pg_total_relation_size('pgbench_accounts')")[0][0])
         per = {s: [] for s in crashers}
         for rnd in range(cfg["runs"]):
-            k = rnd % len(crashers)
-            for setup in crashers[k:] + crashers[:k]:
+            for setup in rotation(crashers, rnd):
                 _, am, _ = SETUPS[setup]
                 db = DBS[am]
                 use_setup(setup)
