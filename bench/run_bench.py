@@ -103,7 +103,7 @@ table.txt, throughput.png (median, bars min-max), bytes_per_txn.png,
 latency.png.  Without matplotlib the plots are skipped with a note.
 
 Durations: full 8 s per run (--quick: 2 s), 3 rounds; the full run takes
-about 35 minutes on 2 cores, --quick about 6.5 minutes (plus the build
+about 35 minutes on 2 cores, --quick about 7.5 minutes (plus the build
 in scripts/bench.sh).  The exit status is non-zero if any run failed (hung,
 errored, was killed) or a workload stopped; failures are listed under
 PROBLEMS:.  tpch, load and crash rows are alternated in rounds too: 3
@@ -1503,7 +1503,7 @@ def plot(rows, outdir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="small scale, short runs (about 6.5 min)")
+    ap.add_argument("--quick", action="store_true", help="small scale, short runs (about 7.5 min)")
     ap.add_argument("--only", default=",".join(w for w, _ in WORKLOADS),
                     help="comma-separated subset of " + ",".join(w for w, _ in WORKLOADS))
     ap.add_argument("--setups", default=",".join(SETUPS),

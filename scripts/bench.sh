@@ -9,7 +9,7 @@
 # writes bench/results/results.csv, runs.csv, table.txt, throughput.png,
 # bytes_per_txn.png and latency.png.
 # Usage: bash scripts/bench.sh [--no-setup] [--quick] [run_bench.py options]
-# (--quick: about 7 minutes; full: about 35 minutes on 2 cores;
+# (--quick: about 7.5 minutes; full: about 30-35 minutes on 2 cores;
 # --no-setup: skip scripts/setup.sh and measure the nvm_am already
 # installed).  Run as root on Debian 12.
 set -euo pipefail
