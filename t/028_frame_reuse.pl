@@ -12,16 +12,12 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
-my $pool = "/dev/shm/nvm_am_tap_reuse_$$.pool";
-my $node = PostgreSQL::Test::Cluster->new('reuse');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'nvm_am'
-nvm_am.pool_path = '$pool'
-nvm_am.pool_size = '64MB'
-});
-$node->start;
+my $node = nvm_node('reuse');
+my $pool = $node->safe_psql('postgres', 'SHOW nvm_am.pool_path');
 $node->safe_psql('postgres', 'CREATE EXTENSION nvm_am');
 
 # about 7 rows of 1000 bytes per page: 1400 rows fill some 200 pages
@@ -82,5 +78,4 @@ $node->start;
 is($node->safe_psql('postgres', 'SELECT count(*), sum(n) FROM third'), '700|245350',
 	'third reads back after a restart');
 $node->stop;
-unlink $pool;
 done_testing();
