@@ -564,8 +564,6 @@ IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 	if (lower < SizeOfPageHeaderData || lower > upper || upper > special ||
 		special > BLCKSZ || (lower - SizeOfPageHeaderData) % sizeof(ItemIdData) != 0)
 		return false;
-	/* the tuples are read next, one after another: ask for all of them */
-	IplPrefetchTuples(page);
 	INIT_CRC32C(cb->crc);
 	cb->used = 0;
 	/* whose page it is: a frame read as another page's does not match */
@@ -625,7 +623,10 @@ IplSetChecksum(int dirIndex, BlockNumber blkno, Page page)
  * IplFrameChecksumOk - does the base image in frame match its checksum as
  * page blkno of the relation in directory entry dirIndex?
  * *stored and *computed tell the two (computed 0 for an impossible
- * layout).  Caller holds the page lock.
+ * layout).  The frame is read from the pool, on a first read after a start
+ * from memory: its tuple area is prefetched before the checksum walks it
+ * (the images whose checksums are set before a write are in the cache
+ * already).  Caller holds the page lock.
  */
 bool
 IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
@@ -633,6 +634,7 @@ IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 {
 	Page		base = NvmPoolFramePage(frame);
 
+	IplPrefetchTuples(base);
 	*stored = ((PageHeader) base)->pd_checksum;
 	if (!IplPageChecksum(dirIndex, blkno, base, computed))
 	{

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 
-PREFETCHING = ("NvmScanLoadPage", "NvmScanBitmapNextBlock", "IplPageChecksum")
+PREFETCHING = ("NvmScanLoadPage", "NvmScanBitmapNextBlock", "IplFrameChecksumOk")
 
 
 def main():
