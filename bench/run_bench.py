@@ -1053,8 +1053,8 @@ def tpch(cfg, setups, rows):
         med = statistics.median(ts)
         res = dict(status="ok", detail="", txns=n * len(ts), time_s=med, tps=n / med,
                    samples=ts, runs=len(ts), runs_total=len(ts),
-                   **{k + "_bytes": sum(t["delta"][k] for t in loads[setup])
-                      for k in ("wal", "pmem")},
+                   wal_bytes=sum(t["delta"]["wal"] for t in loads[setup]),
+                   pmem_bytes=sum(t["delta"]["pmem"] for t in loads[setup]),
                    page_bytes=sum(t["delta"]["pages"] for t in loads[setup]))
         add_row(rows, setup, "load", variant, res, unit="row")
 

@@ -119,23 +119,23 @@ run_tap() {
     [ -z "$small" ] || { umount "$small"; rmdir "$small"; }
 }
 
-# check_script NAME TITLE SCRIPT - run a Python check of the sources or
-# the build (no server needed); one verdict
+# check_script NAME SCRIPT - run a Python check of the sources or the
+# build (no server needed); one verdict
 check_script() {
     local out rc
-    echo "== $2 ($3)"
-    out=$(python3 "$3" 2>&1)
+    echo "== $1 ($2)"
+    out=$(python3 "$2" 2>&1)
     rc=$?
     echo "$out" | sed 's/^/   /'
     count_rc "$1" $rc
 }
 
 # check_layers - the layering of the C sources
-check_layers() { check_script layering layering scripts/check_layers.py; }
+check_layers() { check_script layering scripts/check_layers.py; }
 
 # check_build - the machine code of the installed nvm_am.so (what a
 # functional test cannot see: that the scans prefetch)
-check_build() { check_script build build scripts/check_build.py; }
+check_build() { check_script build scripts/check_build.py; }
 
 # summary - the last line, and the exit code
 summary() {
