@@ -82,11 +82,13 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
+#include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -949,6 +951,158 @@ IplDropPage(uint64 *held)
 	*held = 0;
 }
 
+/* ----------------------------------------------------------------
+ * Storage created in this transaction
+ *
+ * Nobody but the transaction that creates a relfilenode (CREATE TABLE,
+ * CREATE TABLE AS, TRUNCATE, the rewrites of ALTER TABLE, CLUSTER and
+ * VACUUM FULL, SET TABLESPACE) can reach its pages before that transaction
+ * commits, and when it does not commit, the storage is freed: at abort,
+ * or after a crash by recovery, which finds the directory entry flagged
+ * CREATING by an xid that clog does not call committed.  The pages of such
+ * storage need not be persisted change by change, each state
+ * recoverable: their bytes go to the pool as any page's do, unflushed, and
+ * IplXactPreCommit flushes every frame of the storage once, with one
+ * drain, before the commit record that makes it reachable.  (heap does
+ * the same with wal_level = minimal: no WAL for a new relfilenode, an
+ * fsync of it at commit.)  A bulk load otherwise flushed and drained each
+ * tuple, its record and every page it filled while the lines were hot:
+ * an eighth of the time of a CREATE TABLE AS of 1.5 M rows, against a
+ * tenth of a percent for the flush at pre-commit, when most lines have
+ * left the cache already.
+ *
+ * Not with nvm_am.wal_log (its relations, not unlogged ones): WAL replay
+ * applies records to the frames, which must then hold what the records
+ * were made against.
+ *
+ * The list is backend-local and short (storage created by the current
+ * transaction); an entry counts only while the directory entry still
+ * says CREATING by this transaction's xid, so storage a subtransaction's
+ * abort freed, and whose entry another relation took, is never skipped.
+ * ----------------------------------------------------------------
+ */
+static int *ipl_new_storage = NULL;
+static int	ipl_new_count = 0;
+static int	ipl_new_max = 0;
+
+/* IplStorageOurs - is directory entry dirIndex storage this transaction is creating? */
+static bool
+IplStorageOurs(int dirIndex)
+{
+	uint64		state = NvmPoolRelGetState(dirIndex);
+
+	return (state & NVM_REL_CREATING) != 0 &&
+		NVM_REL_STATE_XID(state) == GetTopTransactionIdIfAny();
+}
+
+/*
+ * IplDeferred - are changes of pages of directory entry dirIndex persisted
+ * at pre-commit rather than one by one?
+ */
+static inline bool
+IplDeferred(int dirIndex)
+{
+	if (likely(ipl_new_count == 0))
+		return false;
+	for (int i = 0; i < ipl_new_count; i++)
+		if (ipl_new_storage[i] == dirIndex)
+			return IplStorageOurs(dirIndex);
+	return false;
+}
+
+/* IplPersist - persist len bytes at addr of a page of dirIndex (flush and drain) */
+static inline void
+IplPersist(int dirIndex, const void *addr, Size len)
+{
+	if (!IplDeferred(dirIndex))
+		NvmPoolPersist(addr, len);
+}
+
+/* IplFlush - flush len bytes at addr of a page of dirIndex, no drain */
+static inline void
+IplFlush(int dirIndex, const void *addr, Size len)
+{
+	if (!IplDeferred(dirIndex))
+		NvmPoolFlush(addr, len);
+}
+
+/* IplPublish64 - store an aligned 8-byte word of a page of dirIndex, persisted */
+static inline void
+IplPublish64(int dirIndex, uint64 *addr, uint64 value)
+{
+	if (IplDeferred(dirIndex))
+		*(volatile uint64 *) addr = value;
+	else
+		NvmPoolPublish64(addr, value);
+}
+
+/*
+ * IplStorageCreated - the current transaction created the storage in
+ * directory entry dirIndex: persist its pages at pre-commit.
+ */
+void
+IplStorageCreated(int dirIndex)
+{
+	if (IplWalNeeded(dirIndex) || !IplStorageOurs(dirIndex))
+		return;
+	for (int i = 0; i < ipl_new_count; i++)
+		if (ipl_new_storage[i] == dirIndex)
+			return;
+	if (ipl_new_count == ipl_new_max)
+	{
+		ipl_new_max = Max(8, 2 * ipl_new_max);
+		ipl_new_storage = ipl_new_storage == NULL ?
+			MemoryContextAlloc(TopMemoryContext, ipl_new_max * sizeof(int)) :
+			repalloc(ipl_new_storage, ipl_new_max * sizeof(int));
+	}
+	ipl_new_storage[ipl_new_count++] = dirIndex;
+}
+
+/*
+ * IplXactPreCommit - at pre-commit or pre-prepare: flush every frame (page
+ * and log area) of the storage this transaction created and still has,
+ * then drain.  Called before the transaction's commit record is written;
+ * no lock needed (nobody else reaches the storage yet).
+ */
+void
+IplXactPreCommit(void)
+{
+	bool		flushed = false;
+
+	for (int i = 0; i < ipl_new_count; i++)
+	{
+		int			dirIndex = ipl_new_storage[i];
+		BlockNumber nblocks;
+
+		if (!IplStorageOurs(dirIndex) ||
+			(NvmPoolRelGetState(dirIndex) & NVM_REL_DROPPING))
+			continue;
+		nblocks = NvmPoolRelNBlocks(dirIndex);
+		for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+		{
+			uint64		frame = NvmPoolRelGetFrame(dirIndex, blkno);
+			uint32		logSize = NvmPoolFrameLogSize(frame);
+
+			NvmPoolFlush(NvmPoolFramePage(frame), BLCKSZ);
+			if (logSize > 0)
+				NvmPoolFlush(NvmPoolFrameLog(frame), logSize);
+			if ((blkno & 1023) == 1023)
+				CHECK_FOR_INTERRUPTS();
+		}
+		flushed = true;
+	}
+	if (flushed)
+		NvmPoolDrain();
+	ipl_new_count = 0;
+}
+
+/* IplXactEnd - the transaction ended (after IplXactPreCommit or aborted) */
+void
+IplXactEnd(void)
+{
+	ipl_new_count = 0;
+}
+
 /*
  * IplWriteFrame - write image, with a new generation (so its log area is
  * empty), to newframe and make that block blkno's frame; slot, when not
@@ -967,7 +1121,7 @@ IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe,
 	IplPageSetGen(image, NvmPoolNextGeneration());
 	IplSetChecksum(dirIndex, blkno, image);
 	memcpy(dst, image, BLCKSZ);
-	NvmPoolPersist(dst, BLCKSZ);
+	IplPersist(dirIndex, dst, BLCKSZ);
 	old = NvmPoolRelSwapFrame(dirIndex, blkno, newframe);
 	*NvmPoolFrameWalLsn(newframe) = ipl_in_redo ? InvalidXLogRecPtr : *NvmPoolFrameWalLsn(old);
 	if (slot >= 0)
@@ -1001,7 +1155,7 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 
 	Assert(s->logUsed + rb->len <= NvmPoolFrameLogSize(s->frame));
 	memcpy(dst, rb->u.data, rb->len);
-	NvmPoolPersist(dst, rb->len);
+	IplPersist(s->dirIndex, dst, rb->len);
 	if (s->logUsed == 0)
 		s->logAppendOnly = true;
 	if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
@@ -1089,13 +1243,13 @@ IplApplyInPlace(int slot, Page image)
 
 	Assert(s->logAppendOnly && lower >= blower);
 	memcpy((char *) base + blower, (char *) image + blower, lower - blower);
-	NvmPoolPersist((char *) base + blower, lower - blower);
+	IplPersist(s->dirIndex, (char *) base + blower, lower - blower);
 	/* the checksum travels with pd_lower and pd_upper in one 8-byte word */
 	IplSetChecksum(s->dirIndex, s->blkno, image);
 	memcpy(&word, (char *) image + 8, sizeof(word));
-	NvmPoolPublish64((uint64 *) ((char *) base + 8), word);
+	IplPublish64(s->dirIndex, (uint64 *) ((char *) base + 8), word);
 	IplPageSetGen(image, NvmPoolNextGeneration());
-	NvmPoolPublish64((uint64 *) base, *(uint64 *) image);
+	IplPublish64(s->dirIndex, (uint64 *) base, *(uint64 *) image);
 	s->logUsed = 0;
 	s->logHasPrune = false;
 	s->logAppendOnly = true;
@@ -1185,7 +1339,7 @@ IplNewPage(int dirIndex)
 	PageInit(page, BLCKSZ, 0);
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dirIndex, blkno, page);
-	NvmPoolPersist(page, BLCKSZ);
+	IplPersist(dirIndex, page, BLCKSZ);
 	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
 	if (wal)
 		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, NvmPoolFrameWalLsn(frame),
@@ -1301,7 +1455,7 @@ IplTupleRecord(IplRecBuf *rb, Page page, BlockNumber blkno, HeapTuple tup,
 			 * these bytes, the CRC it carries of them rejects it.
 			 */
 			IplRecPatchBase(rb, upper, body, tup->t_len);
-			NvmPoolFlush(body, tup->t_len);
+			IplFlush(IplCacheSlotById(slot)->dirIndex, body, tup->t_len);
 			inBase = true;
 			if (off > PageGetMaxOffsetNumber(base))
 				rb->u.hdr.flags |= IPL_RECF_APPEND;
@@ -1660,6 +1814,6 @@ IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
 	IplPageSetGen(page, NvmPoolNextGeneration());
 	IplSetChecksum(dstIndex, blkno, page);
-	NvmPoolPersist(page, BLCKSZ);
+	IplPersist(dstIndex, page, BLCKSZ);
 	NvmPoolRelMapNewBlock(dstIndex, blkno, frame);
 }

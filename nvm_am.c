@@ -29,6 +29,7 @@
 #include "access/heaptoast.h"
 #include "access/multixact.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "access/xlogreader.h"
 #include "catalog/pg_am.h"
 #include "catalog/storage.h"
@@ -127,6 +128,35 @@ nvm_page_redo(XLogReaderState *record)
 }
 
 /*
+ * nvm_xact_callback - the page layer's part of a transaction's end: at
+ * pre-commit and pre-prepare the pages of storage the transaction created
+ * are persisted (IplXactPreCommit).  Any point before the commit record in
+ * WAL will do: after a crash the storage is kept only if clog calls its
+ * creator committed.
+ */
+static void
+nvm_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PARALLEL_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			IplXactPreCommit();
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			IplXactEnd();
+			break;
+		default:
+			break;
+	}
+}
+
+/*
  * _PG_init - in the postmaster (shared_preload_libraries): define the
  * settings, map the pool (before any child is forked, so that every
  * process sees it at the same address) and install the hooks.
@@ -148,6 +178,7 @@ _PG_init(void)
 	NvmCommitInit();
 	NvmStorageInit(&nvm_methods);
 	NvmRecoveryInit();
+	RegisterXactCallback(nvm_xact_callback, NULL);
 
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = nvm_shmem_request;
@@ -392,7 +423,7 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 	if (!RelFileNodeEquals(rel->rd_node, *newrnode) &&
 		OidIsValid(rel->rd_node.relNode))
 		NvmStorageScheduleDrop(&rel->rd_node);
-	NvmStorageCreate(newrnode, persistence);
+	IplStorageCreated(NvmStorageCreate(newrnode, persistence));
 }
 
 static void
@@ -414,8 +445,8 @@ nvm_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	/* SET TABLESPACE: a copy of every page, each merged into one base */
 	srel = RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
 	NvmAmCreateInitFork(srel, rel->rd_rel->relpersistence);
-	NvmStorageCreate(newrnode, rel->rd_rel->relpersistence);
-	dst = NvmPoolRelLookup(newrnode);
+	dst = NvmStorageCreate(newrnode, rel->rd_rel->relpersistence);
+	IplStorageCreated(dst);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();

@@ -38,7 +38,7 @@ extern void NvmStorageInit(const struct TableAmRoutine *routine);
 extern bool NvmStorageIsNvmRelation(Relation rel);
 extern void NvmStorageResetUnlogged(void);
 extern int	NvmStorageRelDirIndex(Relation rel);
-extern void NvmStorageCreate(const RelFileNode *node, char persistence);
+extern int	NvmStorageCreate(const RelFileNode *node, char persistence);
 extern void NvmStorageScheduleDrop(const RelFileNode *node);
 extern void NvmStorageExtended(struct SMgrRelationData *smgr, BlockNumber blkno);
 

@@ -99,6 +99,11 @@ extern bool IplPruneExecute(int dirIndex, BlockNumber blkno,
 							TransactionId nextPrune, TransactionId conflictXid);
 extern void IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno);
 
+/* storage created in this transaction: persisted at pre-commit */
+extern void IplStorageCreated(int dirIndex);
+extern void IplXactPreCommit(void);
+extern void IplXactEnd(void);
+
 /* ----------------------------------------------------------------
  * ipl_wal.c: WAL mode (nvm_am.wal_log): redo of the page records, their
  * names

@@ -168,9 +168,9 @@ NvmStoragePendingAdd(const RelFileNode *node, int dirIndex, bool isCreate)
 /*
  * NvmStorageCreate - create empty storage for a new relfilenode of a
  * relation with persistence (RELPERSISTENCE_*); it is freed again if the
- * (sub)transaction aborts.
+ * (sub)transaction aborts.  Returns its directory index.
  */
-void
+int
 NvmStorageCreate(const RelFileNode *node, char persistence)
 {
 	TransactionId xid = GetTopTransactionId();
@@ -184,6 +184,7 @@ NvmStorageCreate(const RelFileNode *node, char persistence)
 	idx = NvmXlogRelCreate(node, xid, flags);
 	LWLockRelease(NvmPoolDirLock());
 	NvmStoragePendingAdd(node, idx, true);
+	return idx;
 }
 
 /*
