@@ -11,10 +11,14 @@
 #
 # The workload: transfer transactions over accounts, tellers and history
 # (nvm_am) and branches (heap), so that a commit touches both kinds of
-# storage, plus inserts and deletes of an nvm_am table, and VACUUM.  On
+# storage, plus inserts and deletes of an nvm_am table, and VACUUM; and a
+# client whose storage is new in its transaction (persisted at pre-commit,
+# not change by change): CREATE TABLE AS, TRUNCATE and a reload, some
+# rolled back.  On
 # every image the server must start, and then: every balance equals the sum
 # of its history deltas, in both kinds of storage (a transaction is there
-# in all of them or in none); sequential and index scans agree;
+# in all of them or in none); every table made by CREATE TABLE AS, and the
+# reloaded table, holds all of its rows; sequential and index scans agree;
 # nvm_am_check finds nothing; the log shows no PANIC or crash.
 use strict;
 use warnings;
@@ -62,6 +66,26 @@ CREATE TABLE misc (id bigint PRIMARY KEY, v int NOT NULL, pad text) USING nvm_am
 INSERT INTO accounts SELECT g, 0, '' FROM generate_series(1, 300) g;
 INSERT INTO tellers SELECT g, 0, '' FROM generate_series(1, 10) g;
 INSERT INTO branches SELECT g, 0, '' FROM generate_series(1, 3) g;
+CREATE TABLE reload (id int, k int, pad text) USING nvm_am;
+INSERT INTO reload SELECT g, 0, '' FROM generate_series(1, 300) g;
+-- the tables ctas_<k> whose rows are not ids 1..300, all k, or that
+-- nvm_am_check finds a problem in
+CREATE FUNCTION ctas_problems() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+  got text;
+  bad text := '';
+BEGIN
+  FOR r IN SELECT relname FROM pg_class WHERE relname LIKE 'ctas\_%' AND relkind = 'r' LOOP
+    EXECUTE format('SELECT count(*) || '','' || sum(id) || '','' || count(*) FILTER (WHERE k = %s) FROM %I',
+                   substr(r.relname, 6), r.relname) INTO got;
+    got := got || ',' || (SELECT count(*) FROM nvm_am.nvm_am_check(r.relname::regclass));
+    IF got <> '300,45150,300,0' THEN
+      bad := bad || r.relname || ':' || got || ' ';
+    END IF;
+  END LOOP;
+  RETURN bad;
+END $$;
 CHECKPOINT;
 });
 # not a clean shutdown: a copy of a cleanly shut down data directory would
@@ -84,6 +108,26 @@ sub client_script
 {
 	my ($c) = @_;
 	my $s = '';
+	if ($c == 4)
+	{
+		# storage new in its transaction
+		for my $i (1 .. 2000)
+		{
+			my $end = $i % 4 == 0 ? "ROLLBACK;\n" : "COMMIT;\n";
+			if ($i % 3 == 0)
+			{
+				$s .= "BEGIN;\nTRUNCATE reload;\nINSERT INTO reload SELECT g, $i, repeat('r', 40) "
+				  . "FROM generate_series(1, 300) g;\n$end";
+			}
+			else
+			{
+				$s .= "BEGIN;\nCREATE TABLE ctas_$i USING nvm_am AS SELECT g AS id, $i AS k, "
+				  . "repeat('c', 60) AS pad FROM generate_series(1, 300) g;\n$end";
+			}
+			$s .= "DROP TABLE IF EXISTS ctas_" . ($i - 8) . ";\n" if $i > 8;
+		}
+		return $s;
+	}
 	for my $i (1 .. 3000)
 	{
 		my $id = $c * 1_000_000 + $i;
@@ -103,7 +147,7 @@ sub client_script
 }
 
 my @clients;
-for my $c (1 .. 3)
+for my $c (1 .. 4)
 {
 	my $file = "$work/client$c.sql";
 	open my $fh, '>', $file or die "$file: $!";
@@ -219,6 +263,13 @@ SELECT a.aid, a.abalance, h.s, a.ctid, a.xmin, a.xmax FROM accounts a
  WHERE a.aid IS NULL OR a.abalance <> coalesce(h.s, 0)}))
 	  unless $sums[0] == $sums[3] && $sums[1] == $sums[3] && $sums[2] == $sums[3];
 	is("$r[1] $r[2]", '0 0', "$name: every account and branch balance is the sum of its history");
+	is($node->safe_psql('postgres', 'SELECT ctas_problems()'), '',
+		"$name: every table made by CREATE TABLE AS holds its rows");
+	is($node->safe_psql('postgres', q{SELECT count(*) || ' ' || count(DISTINCT k) || ' ' || sum(id) FROM reload}),
+		'300 1 45150', "$name: the table truncated and reloaded holds one whole load");
+	cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname LIKE 'ctas\_%'}),
+		'>', 0, "$name: tables made by CREATE TABLE AS are there")
+	  if $point == $last;
 	my $agg = q{SELECT count(*) || ':' || md5(coalesce(string_agg(id::text, ',' ORDER BY id), '')) FROM };
 	is($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $agg history WHERE id > 0; $agg misc WHERE id > 0"),
 		$node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $agg history; $agg misc"),
