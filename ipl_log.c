@@ -88,7 +88,6 @@
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufpage.h"
-#include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -975,15 +974,19 @@ IplDropPage(uint64 *held)
  * applies records to the frames, which must then hold what the records
  * were made against.
  *
- * The list is backend-local and short (storage created by the current
- * transaction); an entry counts only while the directory entry still
- * says CREATING by this transaction's xid, so storage a subtransaction's
- * abort freed, and whose entry another relation took, is never skipped.
+ * The list is backend-local and short: the first IPL_NEW_STORAGE_MAX
+ * relfilenodes the current transaction creates (one that creates more,
+ * say a restore in a single transaction, persists the others change by
+ * change as before, and no lookup walks a long list).  An entry counts
+ * only while the directory entry still says CREATING by this
+ * transaction's xid, so storage a subtransaction's abort freed, and whose
+ * entry another relation took, is never skipped.
  * ----------------------------------------------------------------
  */
-static int *ipl_new_storage = NULL;
+#define IPL_NEW_STORAGE_MAX 32
+
+static int	ipl_new_storage[IPL_NEW_STORAGE_MAX];
 static int	ipl_new_count = 0;
-static int	ipl_new_max = 0;
 
 /* IplStorageOurs - is directory entry dirIndex storage this transaction is creating? */
 static bool
@@ -1048,14 +1051,8 @@ IplStorageCreated(int dirIndex)
 	for (int i = 0; i < ipl_new_count; i++)
 		if (ipl_new_storage[i] == dirIndex)
 			return;
-	if (ipl_new_count == ipl_new_max)
-	{
-		ipl_new_max = Max(8, 2 * ipl_new_max);
-		ipl_new_storage = ipl_new_storage == NULL ?
-			MemoryContextAlloc(TopMemoryContext, ipl_new_max * sizeof(int)) :
-			repalloc(ipl_new_storage, ipl_new_max * sizeof(int));
-	}
-	ipl_new_storage[ipl_new_count++] = dirIndex;
+	if (ipl_new_count < IPL_NEW_STORAGE_MAX)
+		ipl_new_storage[ipl_new_count++] = dirIndex;
 }
 
 /*

@@ -74,3 +74,24 @@ SELECT count(*) FROM nvm_am.nvm_am_check('ns_kept');
 DROP TABLE ns_ctas, ns_new, ns_kept;
 DROP FUNCTION few_drains(bigint, int);
 DROP FUNCTION drains();
+
+-- one transaction creating more relations than the page layer keeps track
+-- of (32): the ones beyond are persisted change by change, all are whole
+BEGIN;
+DO $$
+BEGIN
+  FOR i IN 1..40 LOOP
+    EXECUTE format('CREATE TABLE ns_many_%s USING nvm_am AS SELECT g AS id FROM generate_series(1, 100) g', i);
+  END LOOP;
+END $$;
+COMMIT;
+SELECT sum((xpath('/row/c/text()', query_to_xml(format('SELECT count(*) AS c FROM %I', relname), false, true, '')))[1]::text::int) AS rows,
+       count(*) AS tables
+  FROM pg_class WHERE relname LIKE 'ns\_many\_%' AND relkind = 'r';
+SELECT count(*) FROM pg_class c, nvm_am.nvm_am_check(c.oid) WHERE c.relname LIKE 'ns\_many\_%' AND c.relkind = 'r';
+DO $$
+BEGIN
+  FOR i IN 1..40 LOOP
+    EXECUTE format('DROP TABLE ns_many_%s', i);
+  END LOOP;
+END $$;
