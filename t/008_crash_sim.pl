@@ -13,8 +13,8 @@
 # (nvm_am) and branches (heap), so that a commit touches both kinds of
 # storage, plus inserts and deletes of an nvm_am table, and VACUUM; and a
 # client whose storage is new in its transaction (persisted at pre-commit,
-# not change by change): CREATE TABLE AS, TRUNCATE and a reload, some
-# rolled back.  On
+# not change by change): CREATE TABLE AS, some through two-phase commit,
+# TRUNCATE and a reload, some rolled back.  On
 # every image the server must start, and then: every balance equals the sum
 # of its history deltas, in both kinds of storage (a transaction is there
 # in all of them or in none); every table made by CREATE TABLE AS, and the
@@ -51,6 +51,7 @@ nvm_am.pool_path = '$pool'
 nvm_am.pool_size = '64MB'
 nvm_am.ipl_log_size = '512B'
 autovacuum = off
+max_prepared_transactions = 4
 checkpoint_timeout = '1h'
 max_wal_size = '4GB'
 synchronous_commit = on
@@ -121,6 +122,9 @@ sub client_script
 			}
 			else
 			{
+				# one in eight through two-phase commit (persisted at PREPARE)
+				$end = "PREPARE TRANSACTION 'ctas_$i';\nCOMMIT PREPARED 'ctas_$i';\n"
+				  if $i % 8 == 1;
 				$s .= "BEGIN;\nCREATE TABLE ctas_$i USING nvm_am AS SELECT g AS id, $i AS k, "
 				  . "repeat('c', 60) AS pad FROM generate_series(1, 300) g;\n$end";
 			}
