@@ -1041,17 +1041,26 @@ IplPublish64(int dirIndex, uint64 *addr, uint64 value)
 
 /*
  * IplStorageCreated - the current transaction created the storage in
- * directory entry dirIndex: persist its pages at pre-commit.
+ * directory entry dirIndex: persist its pages at pre-commit, unless its
+ * changes go to WAL.  The entry may be one that a subtransaction's abort
+ * freed and this transaction took again: a stale list entry of it goes
+ * when the new storage is WAL-logged.
  */
 void
 IplStorageCreated(int dirIndex)
 {
-	if (IplWalNeeded(dirIndex) || !IplStorageOurs(dirIndex))
-		return;
+	bool		walLogged = nvm_wal_log &&
+		!(NvmPoolRelGetState(dirIndex) & NVM_REL_UNLOGGED);
+
 	for (int i = 0; i < ipl_new_count; i++)
-		if (ipl_new_storage[i] == dirIndex)
-			return;
-	if (ipl_new_count < IPL_NEW_STORAGE_MAX)
+	{
+		if (ipl_new_storage[i] != dirIndex)
+			continue;
+		if (walLogged)
+			ipl_new_storage[i] = ipl_new_storage[--ipl_new_count];
+		return;
+	}
+	if (!walLogged && IplStorageOurs(dirIndex) && ipl_new_count < IPL_NEW_STORAGE_MAX)
 		ipl_new_storage[ipl_new_count++] = dirIndex;
 }
 

@@ -46,6 +46,21 @@ COMMIT;
 SELECT count(*) FROM pg_class WHERE relname = 'ns_gone';
 SELECT count(*), sum(id) FROM ns_kept;
 
+-- a directory entry that a subtransaction's abort freed and the same
+-- transaction takes again: the new storage follows its own rule (with
+-- nvm_am.wal_log a logged table's changes are persisted one by one even
+-- though the unlogged table before it in that entry was not)
+BEGIN;
+SAVEPOINT u;
+CREATE UNLOGGED TABLE ns_unlogged (id int) USING nvm_am;
+ROLLBACK TO u;
+SELECT drains() AS d \gset
+CREATE TABLE ns_reused USING nvm_am AS SELECT g AS id FROM generate_series(1, 2000) g;
+SELECT few_drains(:d, 2000) AS reused_entry_follows_its_rule;
+COMMIT;
+SELECT count(*), sum(id) FROM ns_reused;
+DROP TABLE ns_reused;
+
 -- TRUNCATE, then rows in the same transaction: a new relfilenode
 SELECT drains() AS d \gset
 BEGIN;
