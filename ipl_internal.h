@@ -141,6 +141,7 @@ extern void IplWriteFrame(int dirIndex, BlockNumber blkno, Page image,
 
 /* ipl_wal.c */
 extern bool ipl_in_redo;
+extern bool IplWalLogged(int dirIndex);
 extern bool IplWalNeeded(int dirIndex);
 extern void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
 						 TransactionId conflictXid);

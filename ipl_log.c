@@ -48,7 +48,10 @@
  *	  by a crash is never applied.  Records are persisted (flushed and
  *	  drained) one by one, under the page lock: a record that another
  *	  backend appends after it may belong to a transaction that commits,
- *	  and must not outlive a torn predecessor.
+ *	  and must not outlive a torn predecessor.  The exception is storage
+ *	  the current transaction created, which nobody else reaches: it is
+ *	  flushed once, at pre-commit (see "Storage created in this
+ *	  transaction").
  *
  *	  Record bodies: PATCH, a list of (offset, length, bytes) written into
  *	  the page; PRUNE, pd_prune_xid and a list of (offset, line pointer)
@@ -1049,8 +1052,7 @@ IplPublish64(int dirIndex, uint64 *addr, uint64 value)
 void
 IplStorageCreated(int dirIndex)
 {
-	bool		walLogged = nvm_wal_log &&
-		!(NvmPoolRelGetState(dirIndex) & NVM_REL_UNLOGGED);
+	bool		walLogged = IplWalLogged(dirIndex);
 
 	for (int i = 0; i < ipl_new_count; i++)
 	{

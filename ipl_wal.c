@@ -55,17 +55,27 @@ static IplRecBuf redobuf;
  */
 
 /*
- * IplWalNeeded - does a change of a page of entry dirIndex go to WAL?  With
- * nvm_am.wal_log, for every relation but unlogged and temporary ones, and
- * never while redoing.  Refuses (ERROR, before anything changed) when
+ * IplWalLogged - are the changes of pages of entry dirIndex WAL-logged?
+ * With nvm_am.wal_log, for every relation but unlogged and temporary ones,
+ * and never while redoing.
+ */
+bool
+IplWalLogged(int dirIndex)
+{
+	return nvm_wal_log && !ipl_in_redo &&
+		!(NvmPoolRelGetState(dirIndex) & NVM_REL_UNLOGGED);
+}
+
+/*
+ * IplWalNeeded - does a change of a page of entry dirIndex go to WAL
+ * (IplWalLogged)?  Refuses (ERROR, before anything changed) when
  * full-page images are off: replay from a checkpoint would then apply
  * changes to pages that already have them.
  */
 bool
 IplWalNeeded(int dirIndex)
 {
-	if (!nvm_wal_log || ipl_in_redo ||
-		(NvmPoolRelGetState(dirIndex) & NVM_REL_UNLOGGED))
+	if (!IplWalLogged(dirIndex))
 		return false;
 	if (!fullPageWrites)
 		ereport(ERROR,
