@@ -51,6 +51,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
+#include "utils/wait_event.h"
 
 #include "nvm_hooks.h"
 
@@ -76,6 +77,26 @@ static object_access_hook_type prev_object_access_hook = NULL;
 static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 
 /*
+ * The main-fork segment file NvmStorageExtended last sized, kept open (a
+ * virtual file descriptor) until the end of the transaction, so that a load
+ * does not open and close it for every page.  Only in a transaction: the
+ * storage cannot be dropped and its relfilenode reused while the
+ * transaction extends it, and the transaction callbacks close it.
+ */
+static RelFileNodeBackend extend_rnode;
+static BlockNumber extend_segno;
+static File extend_file = -1;
+
+/* NvmStorageExtendCacheClose - forget the segment file kept open, if any */
+static void
+NvmStorageExtendCacheClose(void)
+{
+	if (extend_file >= 0)
+		FileClose(extend_file);
+	extend_file = -1;
+}
+
+/*
  * NvmStorageExtended - called after block blkno was added to a relation.
  * Grows the relation's main-fork file, sparsely, to the same number of
  * blocks, so that what reads file sizes (pg_relation_size(), \d+, and the
@@ -86,10 +107,9 @@ static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 void
 NvmStorageExtended(SMgrRelation smgr, BlockNumber blkno)
 {
-	char	   *path;
-	char	   *segpath;
-	int			fd;
 	BlockNumber segno = blkno / RELSEG_SIZE;
+	off_t		size = (off_t) (blkno % RELSEG_SIZE + 1) * BLCKSZ;
+	bool		cache = IsTransactionState();
 
 	if (blkno > 0 && blkno % RELSEG_SIZE == 0)
 	{
@@ -99,19 +119,28 @@ NvmStorageExtended(SMgrRelation smgr, BlockNumber blkno)
 		smgrextend(smgr, MAIN_FORKNUM, blkno, zero.data, true);
 		return;
 	}
-	path = relpathbackend(smgr->smgr_rnode.node, smgr->smgr_rnode.backend, MAIN_FORKNUM);
-	segpath = segno == 0 ? path : psprintf("%s.%u", path, segno);
-	fd = OpenTransientFile(segpath, O_RDWR | PG_BINARY);
-	if (fd >= 0)
+	if (!cache || extend_file < 0 || extend_segno != segno ||
+		!RelFileNodeBackendEquals(extend_rnode, smgr->smgr_rnode))
 	{
-		/* the size is information only: a failure is not worth an error */
-		if (ftruncate(fd, (off_t) (blkno % RELSEG_SIZE + 1) * BLCKSZ) != 0)
-			elog(DEBUG1, "could not set size of \"%s\": %m", segpath);
-		CloseTransientFile(fd);
+		char	   *path;
+		char	   *segpath;
+
+		NvmStorageExtendCacheClose();
+		path = relpathbackend(smgr->smgr_rnode.node, smgr->smgr_rnode.backend, MAIN_FORKNUM);
+		segpath = segno == 0 ? path : psprintf("%s.%u", path, segno);
+		extend_file = PathNameOpenFile(segpath, O_RDWR | PG_BINARY);
+		extend_rnode = smgr->smgr_rnode;
+		extend_segno = segno;
+		if (segpath != path)
+			pfree(segpath);
+		pfree(path);
 	}
-	if (segpath != path)
-		pfree(segpath);
-	pfree(path);
+	/* the size is information only: a failure is not worth an error */
+	if (extend_file >= 0 &&
+		FileTruncate(extend_file, size, WAIT_EVENT_DATA_FILE_TRUNCATE) != 0)
+		elog(DEBUG1, "could not set size of \"%s\": %m", FilePathName(extend_file));
+	if (!cache)
+		NvmStorageExtendCacheClose();
 }
 
 /*
@@ -282,13 +311,16 @@ NvmStorageXactCallback(XactEvent event, void *arg)
 	{
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_PARALLEL_COMMIT:
+			NvmStorageExtendCacheClose();
 			NvmStoragePendingApply(true, 0);
 			break;
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
+			NvmStorageExtendCacheClose();
 			NvmStoragePendingApply(false, 0);
 			break;
 		case XACT_EVENT_PREPARE:
+			NvmStorageExtendCacheClose();
 			if (pending != NULL)
 			{
 				while (pending != NULL)
@@ -320,6 +352,8 @@ NvmStorageSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 	}
 	else if (event == SUBXACT_EVENT_ABORT_SUB)
 	{
+		/* the subtransaction may have created the file it extended */
+		NvmStorageExtendCacheClose();
 		/*
 		 * Frame pins of scans that the error ended stay until the end of the
 		 * top-level transaction: a scan (cursor) opened before the savepoint

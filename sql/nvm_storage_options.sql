@@ -43,6 +43,30 @@ INSERT INTO nvm_trunc VALUES (1, 'again');
 SELECT * FROM nvm_trunc;
 DROP TABLE nvm_trunc;
 
+-- the main-fork file follows each table's size when one transaction grows
+-- several tables in turn, and after a savepoint's table is rolled back
+BEGIN;
+CREATE TABLE nvm_grow_a (id int, pad text) USING nvm_am;
+CREATE TABLE nvm_grow_b (id int, pad text) USING nvm_am;
+INSERT INTO nvm_grow_a SELECT g, repeat('a', 200) FROM generate_series(1, 300) g;
+INSERT INTO nvm_grow_b SELECT g, repeat('b', 200) FROM generate_series(1, 100) g;
+SAVEPOINT s;
+CREATE TABLE nvm_grow_c (id int, pad text) USING nvm_am;
+INSERT INTO nvm_grow_c SELECT g, repeat('c', 200) FROM generate_series(1, 500) g;
+ROLLBACK TO s;
+INSERT INTO nvm_grow_a SELECT g, repeat('a', 200) FROM generate_series(301, 600) g;
+INSERT INTO nvm_grow_b SELECT g, repeat('b', 200) FROM generate_series(101, 200) g;
+SELECT t, pg_relation_size(t) / 8192 AS file_pages,
+       (SELECT max((ctid::text::point)[0]) + 1 FROM nvm_grow_a) AS a_pages,
+       (SELECT max((ctid::text::point)[0]) + 1 FROM nvm_grow_b) AS b_pages
+FROM unnest(ARRAY['nvm_grow_a', 'nvm_grow_b']::regclass[]) t;
+COMMIT;
+INSERT INTO nvm_grow_b SELECT g, repeat('b', 200) FROM generate_series(201, 300) g;
+SELECT pg_relation_size('nvm_grow_a') / 8192 AS a_file_pages,
+       pg_relation_size('nvm_grow_b') / 8192 AS b_file_pages,
+       (SELECT max((ctid::text::point)[0]) + 1 FROM nvm_grow_b) AS b_pages;
+DROP TABLE nvm_grow_a, nvm_grow_b;
+
 -- parallel VACUUM is not possible for a temporary table: heap's warning
 CREATE TEMP TABLE nvm_tmpvac (a int, b int) USING nvm_am;
 CREATE INDEX ON nvm_tmpvac (a);
