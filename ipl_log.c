@@ -544,6 +544,36 @@ IplCrcAdd(IplCrcBuf *cb, const void *p, size_t len)
 }
 
 /*
+ * IplCrcAddTuple - append the len bytes of the tuple at p, a tuple of the
+ * page that ends at end, and return where they went.  They are copied in
+ * 8-byte words when the last word stays in the page (the bytes past len
+ * are overwritten by what is appended next): gcc expands a short copy of
+ * unknown length into rep movsq, whose start-up was three quarters of the
+ * time of the checksum of a page of 100-byte tuples.
+ */
+static inline char *
+IplCrcAddTuple(IplCrcBuf *cb, const char *p, size_t len, const char *end)
+{
+	size_t		words = MAXALIGN(len);
+	char	   *at = IplCrcReserve(cb, words);
+
+	cb->used -= words - len;
+	if (p + words <= end)
+	{
+		for (size_t i = 0; i < words; i += 8)
+		{
+			uint64		w;
+
+			memcpy(&w, p + i, 8);
+			memcpy(at + i, &w, 8);
+		}
+	}
+	else
+		memcpy(at, p, len);
+	return at;
+}
+
+/*
  * IplPageChecksum - the 16-bit checksum of the base image of page blkno of
  * the relation in directory entry dirIndex: CRC-32C of the page's identity
  * (the relation's RelFileNode and the block number, as PostgreSQL's page
@@ -594,8 +624,7 @@ IplPageChecksum(int dirIndex, BlockNumber blkno, Page page, uint16 *sum)
 		if (start < upper || start + len > special || len < SizeofHeapTupleHeader)
 			return false;
 		/* the tuple as it is, then its hint bits masked in the copy */
-		copy = IplCrcReserve(cb, len);
-		memcpy(copy, (char *) page + start, len);
+		copy = IplCrcAddTuple(cb, (char *) page + start, len, (char *) page + BLCKSZ);
 		memcpy(&infomask, copy + offsetof(HeapTupleHeaderData, t_infomask),
 			   sizeof(infomask));
 		infomask &= ~IPL_HINT_BITS;
