@@ -1159,6 +1159,8 @@ IplWriteFrame(int dirIndex, BlockNumber blkno, Page image, uint64 newframe,
 	IplSetChecksum(dirIndex, blkno, image);
 	memcpy(dst, image, BLCKSZ);
 	IplPersist(dirIndex, dst, BLCKSZ);
+	/* its checksum was computed from these bytes: no check at its first read */
+	NvmPoolSetFrameVerified(newframe);
 	old = NvmPoolRelSwapFrame(dirIndex, blkno, newframe);
 	*NvmPoolFrameWalLsn(newframe) = ipl_in_redo ? InvalidXLogRecPtr : *NvmPoolFrameWalLsn(old);
 	if (slot >= 0)

@@ -373,10 +373,17 @@ nvm_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 						   flags, tmfd);
 }
 
+/*
+ * nvm_finish_bulk_insert - every insert is durable already; after a frozen
+ * load the visibility map is set as heap's is.
+ */
 static void
 nvm_finish_bulk_insert(Relation rel, int options)
 {
-	/* every insert is durable already */
+	if ((options & TABLE_INSERT_FROZEN) &&
+		(rel->rd_createSubid != InvalidSubTransactionId ||
+		 rel->rd_firstRelfilenodeSubid != InvalidSubTransactionId))
+		NvmVismapSetAfterFrozenLoad(rel, NvmStorageRelDirIndex(rel));
 }
 
 /* ------------------------------------------------------------------------
@@ -406,6 +413,7 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 							  MultiXactId *minmulti)
 {
 	SMgrRelation srel;
+	int			dirIndex;
 
 	NvmRecoveryEnsureReady();
 	*freezeXid = RecentXmin;
@@ -423,7 +431,9 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 	if (!RelFileNodeEquals(rel->rd_node, *newrnode) &&
 		OidIsValid(rel->rd_node.relNode))
 		NvmStorageScheduleDrop(&rel->rd_node);
-	IplStorageCreated(NvmStorageCreate(newrnode, persistence));
+	dirIndex = NvmStorageCreate(newrnode, persistence);
+	IplStorageCreated(dirIndex);
+	NvmVismapStorageCreated(dirIndex);
 }
 
 static void
@@ -447,6 +457,7 @@ nvm_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	NvmAmCreateInitFork(srel, rel->rd_rel->relpersistence);
 	dst = NvmStorageCreate(newrnode, rel->rd_rel->relpersistence);
 	IplStorageCreated(dst);
+	NvmVismapStorageCreated(dst);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();

@@ -186,7 +186,7 @@ extern TM_Result NvmModifyUpdate(Relation rel, ItemPointer otid,
 								 TM_FailureData *tmfd, LockTupleMode *lockmode,
 								 bool *update_indexes);
 extern void NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup,
-								bool keepCtid, bool inserting);
+								bool keepCtid, bool inserting, bool useFsm);
 extern bool NvmModifyNeedsToastTable(Relation rel);
 
 /* nvm_rowlock.c */
@@ -270,6 +270,7 @@ NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
 extern Size NvmVismapShmemSize(void);
 extern void NvmVismapShmemInit(void);
 extern void NvmVismapResetAtStartup(void);
+extern void NvmVismapStorageCreated(int dirIndex);
 extern void NvmVismapPin(Relation rel, BlockNumber blkno, Buffer *vmbuf);
 extern void NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno,
 						 Buffer vmbuf, uint8 flags);
@@ -277,6 +278,7 @@ extern void NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno,
 						   uint8 flags);
 extern bool NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno,
 								Buffer *vmbuf);
+extern void NvmVismapSetAfterFrozenLoad(Relation rel, int dirIndex);
 extern uint8 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 								 TransactionId OldestXmin);
 

@@ -4,8 +4,8 @@
  *	  VACUUM of nvm_am tables, and the copy that VACUUM FULL and CLUSTER
  *	  make.
  *
- *	  Lazy VACUUM prunes every page (forced, with VACUUM's own OldestXmin as
- *	  horizon), collects the dead line pointers, deletes their index
+ *	  Lazy VACUUM prunes every page the visibility map does not let it skip
+ *	  (forced, with VACUUM's own OldestXmin as horizon), collects the dead line pointers, deletes their index
  *	  entries (index_bulk_delete), flushes WAL -- the index deletions are
  *	  in WAL while the line pointers are in the pool, and a crash must not
  *	  bring back index entries for a TID that was reused -- and only then
@@ -14,7 +14,9 @@
  *	  relfrozenxid to the oldest xid left, marks the pages whose tuples
  *	  are all visible to everyone (and frozen) in the visibility map
  *	  (nvm_vismap.c), and records each page's free space in the free space
- *	  map.
+ *	  map.  As heap's, it skips the pages the map calls all-frozen, and
+ *	  unless aggressive (or DISABLE_PAGE_SKIPPING) the all-visible ones
+ *	  too, leaving relfrozenxid where it was when it skipped one of those.
  *
  * Locks: VACUUM's ShareUpdateExclusiveLock on the table; the page lock,
  * exclusively, while one page is pruned and frozen.  VACUUM FULL and
@@ -35,16 +37,20 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/storage.h"
+#include "commands/dbcommands.h"
 #include "commands/vacuum.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "postmaster/autovacuum.h"
 #include "storage/bufmgr.h"
 #include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "storage/procarray.h"
 #include "storage/smgr.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 #include "utils/tuplesort.h"
 
 #include "nvm_am.h"
@@ -273,14 +279,18 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 	}
 }
 
+/*
+ * NvmVacuumIndexInfo - what index AMs are told of the table: live rows,
+ * counted, or estimated when VACUUM skipped pages.
+ */
 static void
 NvmVacuumIndexInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
-				   BufferAccessStrategy bstrategy)
+				   bool estimated, BufferAccessStrategy bstrategy)
 {
 	ivinfo->index = index;
 	ivinfo->analyze_only = false;
 	ivinfo->report_progress = false;
-	ivinfo->estimated_count = false;
+	ivinfo->estimated_count = estimated;
 	ivinfo->message_level = DEBUG2;
 	ivinfo->num_heap_tuples = live;
 	ivinfo->strategy = bstrategy;
@@ -300,7 +310,7 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 	{
 		IndexVacuumInfo ivinfo;
 
-		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, bstrategy);
+		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, true, bstrategy);
 		istats[i] = index_bulk_delete(&ivinfo, istats[i], NvmVacuumTidReaped, dead);
 	}
 
@@ -403,9 +413,78 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 }
 
 /*
- * NvmVacuumRelation - lazy VACUUM: prune every page, remove the index
- * entries of dead line pointers and then free the line pointers, freeze
- * old tuples, and advance relfrozenxid to the oldest xid left.
+ * NvmVacuumSkipPage - may VACUUM leave page blkno alone?  As heap's: a page
+ * the visibility map calls all-frozen has nothing for VACUUM to do, and one
+ * it calls all-visible only old xids to freeze, which a VACUUM that is not
+ * aggressive leaves for later (*skippedUnfrozen is then set: relfrozenxid
+ * cannot advance).  A page changed after the map was read has only tuples
+ * newer than OldestXmin, which this VACUUM could not remove or freeze
+ * either.  Caller holds no page lock.
+ */
+static bool
+NvmVacuumSkipPage(Relation rel, BlockNumber blkno, bool aggressive,
+				  Buffer *vmbuf, bool *skippedUnfrozen)
+{
+	uint8		status = visibilitymap_get_status(rel, blkno, vmbuf);
+
+	if (status & VISIBILITYMAP_ALL_FROZEN)
+		return true;
+	if (!aggressive && (status & VISIBILITYMAP_ALL_VISIBLE))
+	{
+		*skippedUnfrozen = true;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * NvmVacuumReport - VACUUM VERBOSE's report, and autovacuum's log line when
+ * it ran longer than log_autovacuum_min_duration.
+ */
+static void
+NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
+				int indexScans, BlockNumber origBlocks, BlockNumber nblocks,
+				BlockNumber scanned, double live, double deadrows,
+				int64 deadItems, TransactionId frozenXid)
+{
+	int			elevel;
+	StringInfoData buf;
+
+	if (params->options & VACOPT_VERBOSE)
+		elevel = INFO;
+	else if (IsAutoVacuumWorkerProcess() && params->log_min_duration >= 0 &&
+			 TimestampDifferenceExceeds(start, GetCurrentTimestamp(),
+										params->log_min_duration))
+		elevel = LOG;
+	else
+		return;
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "%s \"%s.%s.%s\": index scans: %d\n",
+					 IsAutoVacuumWorkerProcess() ? "automatic vacuum of table" :
+					 "finished vacuuming",
+					 get_database_name(MyDatabaseId),
+					 get_namespace_name(RelationGetNamespace(rel)),
+					 RelationGetRelationName(rel), indexScans);
+	appendStringInfo(&buf, "pages: %u removed, %u remain, %u scanned (%.2f%% of total)\n",
+					 origBlocks - nblocks, nblocks, scanned,
+					 origBlocks == 0 ? 100.0 : 100.0 * scanned / origBlocks);
+	appendStringInfo(&buf, "tuples: %.0f remain, %.0f are dead but not yet removable\n",
+					 live, deadrows);
+	appendStringInfo(&buf, "dead item identifiers removed: %lld\n",
+					 (long long) deadItems);
+	if (TransactionIdIsValid(frozenXid))
+		appendStringInfo(&buf, "new relfrozenxid: %u", frozenXid);
+	else
+		appendStringInfoString(&buf, "relfrozenxid not advanced: pages with unfrozen tuples were skipped");
+	ereport(elevel, (errmsg_internal("%s", buf.data)));
+	pfree(buf.data);
+}
+
+/*
+ * NvmVacuumRelation - lazy VACUUM: prune every page the visibility map does
+ * not let it skip, remove the index entries of dead line pointers and then
+ * free the line pointers, freeze old tuples, and advance relfrozenxid to
+ * the oldest xid left when no page with unfrozen tuples was skipped.
  */
 void
 NvmVacuumRelation(Relation rel, struct VacuumParams *params,
@@ -413,6 +492,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 {
 	int			dirIndex = NvmStorageRelDirIndex(rel);
 	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
+	BlockNumber origBlocks = nblocks;
+	BlockNumber scanned = 0;
 	TransactionId OldestXmin;
 	TransactionId FreezeLimit;
 	MultiXactId OldestMxact;
@@ -421,21 +502,30 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	NvmDeadTids dead = {0};
 	double		live = 0;
 	double		deadrows = 0;
+	int64		deadItems = 0;
+	int			indexScans = 0;
 	Relation   *Irel = NULL;
 	int			nindexes = 0;
 	IndexBulkDeleteResult **istats;
 	Buffer		vmbuf = InvalidBuffer;
 	BlockNumber allVisible;
+	bool		aggressive;
+	bool		skipping = (params->options & VACOPT_DISABLE_PAGE_SKIPPING) == 0;
+	bool		skippedUnfrozen = false;
+	bits8	   *skipped;
+	TimestampTz start = GetCurrentTimestamp();
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
 							  MaxHeapTuplesPerPage);
 
-	vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
-						  params->multixact_freeze_min_age,
-						  params->multixact_freeze_table_age,
-						  &OldestXmin, &OldestMxact, &FreezeLimit, &MultiXactCutoff);
+	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
+									   params->multixact_freeze_min_age,
+									   params->multixact_freeze_table_age,
+									   &OldestXmin, &OldestMxact, &FreezeLimit,
+									   &MultiXactCutoff);
 	frozenXid = OldestXmin;
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
 	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
+	skipped = palloc0(nblocks / BITS_PER_BYTE + 1);
 
 	/*
 	 * Index passes are never parallel here; say so where heap does, for a
@@ -447,31 +537,56 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		ereport(WARNING,
 				(errmsg("disabling parallel option of vacuum on \"%s\" --- cannot vacuum temporary tables in parallel",
 						RelationGetRelationName(rel))));
+	if (params->options & VACOPT_VERBOSE)
+		ereport(INFO,
+				(errmsg("vacuuming \"%s.%s.%s\"",
+						get_database_name(MyDatabaseId),
+						get_namespace_name(RelationGetNamespace(rel)),
+						RelationGetRelationName(rel))));
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		if (skipping && NvmVacuumSkipPage(rel, blkno, aggressive, &vmbuf,
+										  &skippedUnfrozen))
+		{
+			skipped[blkno / BITS_PER_BYTE] |= 1 << (blkno % BITS_PER_BYTE);
+			continue;
+		}
 		vacuum_delay_point();
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
 					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
+		scanned++;
 		/* dead TIDs are kept within maintenance_work_mem: pass over now */
 		if (dead.n >= maxDead)
+		{
+			deadItems += dead.n;
+			indexScans++;
 			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
 							   bstrategy, &dead, OldestXmin, &vmbuf);
+		}
 	}
 	if (dead.n > 0)
+	{
+		deadItems += dead.n;
+		indexScans++;
 		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
 						   bstrategy, &dead, OldestXmin, &vmbuf);
+	}
 	if (BufferIsValid(vmbuf))
 		ReleaseBuffer(vmbuf);
 	if (dead.tids)
 		pfree(dead.tids);
 
+	/* the rows of skipped pages are estimated from the last count */
+	if (scanned < origBlocks)
+		live = vac_estimate_reltuples(rel, origBlocks, scanned, live);
+
 	for (int i = 0; i < nindexes; i++)
 	{
 		IndexVacuumInfo ivinfo;
 
-		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, bstrategy);
+		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, scanned < origBlocks, bstrategy);
 		istats[i] = index_vacuum_cleanup(&ivinfo, istats[i]);
 		if (istats[i] && !istats[i]->estimated_count)
 			vac_update_relstats(Irel[i], istats[i]->num_pages, istats[i]->num_index_tuples,
@@ -486,24 +601,38 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	/* give back the empty pages at the end */
 	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks);
 
-	/* tell inserts where the reclaimed space is */
+	/* tell inserts where the reclaimed space is (skipped pages: as before) */
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
-		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		LWLock	   *lock;
 		Size		avail;
 
+		if (blkno < origBlocks &&
+			(skipped[blkno / BITS_PER_BYTE] & (1 << (blkno % BITS_PER_BYTE))))
+			continue;
+		lock = NvmPoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
 		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
 		LWLockRelease(lock);
 		RecordPageWithFreeSpace(rel, blkno, avail);
 	}
 	FreeSpaceMapVacuum(rel);
+	pfree(skipped);
 
+	/* a skipped page may hold xids older than the oldest one seen */
+	if (skippedUnfrozen)
+	{
+		frozenXid = InvalidTransactionId;
+		OldestMxact = InvalidMultiXactId;
+	}
 	visibilitymap_count(rel, &allVisible, NULL);
 	vac_update_relstats(rel, nblocks, live, Min(allVisible, nblocks), nindexes > 0,
 						frozenXid, OldestMxact, NULL, NULL, false);
+	/* (an estimate is -1 when nothing was ever counted: heap's rule) */
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
-						 (PgStat_Counter) live, (PgStat_Counter) deadrows);
+						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
+	NvmVacuumReport(rel, params, start, indexScans, origBlocks, nblocks, scanned,
+					live, deadrows, deadItems, frozenXid);
 }
 
 /*
@@ -559,7 +688,7 @@ NvmVacuumStoreCopy(Relation NewTable, int newIndex, HeapTuple copy)
 	if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
 		stored = heap_toast_insert_or_update(NewTable, copy, NULL,
 											 HEAP_INSERT_NO_LOGICAL);
-	NvmModifyPlaceTuple(NewTable, newIndex, stored, false, true);
+	NvmModifyPlaceTuple(NewTable, newIndex, stored, false, true, false);
 	if (stored != copy)
 		heap_freetuple(stored);
 }

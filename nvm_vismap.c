@@ -53,8 +53,10 @@
 #include "catalog/pg_control.h"
 #include "common/controldata_utils.h"
 #include "common/relpath.h"
+#include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
+#include "storage/procarray.h"
 #include "storage/shmem.h"
 
 #include "nvm_am.h"
@@ -157,6 +159,18 @@ NvmVismapResetAtStartup(void)
 }
 
 /*
+ * NvmVismapStorageCreated - directory entry dirIndex holds new storage,
+ * whose map has no bits: changes to it need not look at the map until
+ * something sets one (the entry's previous storage may have raised the
+ * flag).  Caller created the storage; nobody else uses the entry yet.
+ */
+void
+NvmVismapStorageCreated(int dirIndex)
+{
+	pg_atomic_write_u32(&vismap_may_have_bits[dirIndex], 0);
+}
+
+/*
  * NvmVismapPin - pin the map page for blkno into *vmbuf, extending the map
  * as needed.  Caller holds no page lock.
  */
@@ -253,6 +267,10 @@ NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 		if (!ItemIdIsNormal(lp))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
+		/* frozen and never deleted or locked: live and frozen for everyone */
+		if (HeapTupleHeaderXminFrozen(tup.t_data) &&
+			(tup.t_data->t_infomask & HEAP_XMAX_INVALID))
+			continue;
 		if (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL) != HEAPTUPLE_LIVE)
 			return 0;
 		xmin = HeapTupleHeaderGetXmin(tup.t_data);
@@ -266,4 +284,42 @@ NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 			frozen = false;
 	}
 	return VISIBILITYMAP_ALL_VISIBLE | (frozen ? VISIBILITYMAP_ALL_FROZEN : 0);
+}
+
+/*
+ * NvmVismapSetAfterFrozenLoad - after COPY FREEZE or REFRESH MATERIALIZED
+ * VIEW (TABLE_INSERT_FROZEN, only allowed into storage new in the
+ * transaction), mark the pages whose tuples are all frozen all-visible and
+ * all-frozen, as heap's multi-insert does while it fills them: the VACUUM
+ * that usually follows a load then skips them (pgbench -i's scanned the
+ * whole table: 80 ms against heap's 0.6 for 1 M rows), and index-only
+ * scans need not visit them.  Pages marked already are passed over, so a
+ * transaction's several loads look at each page once.  Caller holds a lock
+ * on the relation; nobody else can insert into storage new in this
+ * transaction.
+ */
+void
+NvmVismapSetAfterFrozenLoad(Relation rel, int dirIndex)
+{
+	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
+	TransactionId oldestXmin = GetOldestNonRemovableTransactionId(rel);
+	Buffer		vmbuf = InvalidBuffer;
+
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		uint8		flags;
+
+		CHECK_FOR_INTERRUPTS();
+		if (visibilitymap_get_status(rel, blkno, &vmbuf) & VISIBILITYMAP_ALL_FROZEN)
+			continue;
+		NvmVismapPin(rel, blkno, &vmbuf);
+		LWLockAcquire(lock, LW_SHARED);
+		flags = NvmVismapPageStatus(rel, IplGetPage(dirIndex, blkno), blkno, oldestXmin);
+		if (flags & VISIBILITYMAP_ALL_FROZEN)
+			NvmVismapSet(rel, dirIndex, blkno, vmbuf, flags);
+		LWLockRelease(lock);
+	}
+	if (BufferIsValid(vmbuf))
+		ReleaseBuffer(vmbuf);
 }

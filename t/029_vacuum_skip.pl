@@ -1,0 +1,140 @@
+# 029_vacuum_skip.pl - VACUUM skips the pages the visibility map lets it
+# skip, as heap's does, and frozen loads set the map as heap's do.
+#
+# - VACUUM VERBOSE reports the pages it scanned; a second VACUUM of an
+#   unchanged table scans none; after an UPDATE of a few rows it scans the
+#   pages those rows were on and the pages their new versions went to.
+# - A VACUUM that skipped all-visible pages holding unfrozen xids leaves
+#   relfrozenxid alone; VACUUM (FREEZE) (aggressive) scans those pages and
+#   advances it, and skips all-frozen pages; DISABLE_PAGE_SKIPPING scans
+#   every page.
+# - COPY FREEZE into a table truncated in the transaction, and REFRESH
+#   MATERIALIZED VIEW, leave the pages all-frozen in the map: the VACUUM
+#   after them scans nothing, an index-only scan fetches no row.  Rows
+#   inserted without FREEZE earlier in the same transaction keep their page
+#   out of the map.
+# - The map is not believed after a crash: the VACUUM after an immediate
+#   stop scans every page again (and one after a clean restart none).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
+
+my $node = nvm_node('vacskip', "autovacuum = off\n");
+
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+# vacuum VERBOSE: (pages scanned, pages in the table, the whole report)
+sub vacuum
+{
+	my ($target) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM $target");
+	is($ret, 0, "VACUUM $target succeeds") or diag($err);
+	my ($remain, $scanned) = $err =~ /pages: \d+ removed, (\d+) remain, (\d+) scanned/;
+	return ($scanned // -1, $remain // -1, $err);
+}
+
+sql(q{
+CREATE EXTENSION nvm_am;
+CREATE TABLE t (id int PRIMARY KEY, v int, pad text) USING nvm_am;
+INSERT INTO t SELECT g, 0, repeat('x', 200) FROM generate_series(1, 3000) g;
+});
+my $pages = sql(q{SELECT pg_relation_size('t') / 8192});
+cmp_ok($pages, '>=', 50, "the table has $pages pages");
+
+my ($scanned, $remain, $report) = vacuum('(VERBOSE) t');
+is($scanned, $pages, 'the first VACUUM scans every page');
+like($report, qr/tuples: 3000 remain/, 'it counts the rows');
+($scanned) = vacuum('(VERBOSE) t');
+is($scanned, 0, 'a second VACUUM of the unchanged table scans none');
+
+# a few rows updated: their pages, and the pages of the new versions
+my $touched = sql(q{SELECT count(DISTINCT (ctid::text::point)[0]) FROM t WHERE id % 300 = 0});
+sql(q{UPDATE t SET v = v + 1, pad = repeat('y', 200) WHERE id % 300 = 0});
+my $now = sql(q{SELECT count(DISTINCT (ctid::text::point)[0]) FROM t WHERE id % 300 = 0});
+my $pagesNow = sql(q{SELECT pg_relation_size('t') / 8192});
+($scanned) = vacuum('(VERBOSE) t');
+cmp_ok($scanned, '>=', $touched, "VACUUM after the update scans the $touched pages the rows left");
+cmp_ok($scanned, '<=', $touched + $now + ($pagesNow - $pages),
+	"and at most those and the pages the new versions went to ($scanned of $pagesNow)");
+is(sql(q{SELECT count(*), sum(v) FROM t}), '3000|10', 'the rows are intact');
+
+# relfrozenxid: skipped all-visible pages with unfrozen xids hold it back
+my $frozen0 = sql(q{SELECT relfrozenxid FROM pg_class WHERE relname = 't'});
+sql(q{SELECT txid_current()}) for 1 .. 3;
+($scanned) = vacuum('(VERBOSE) t');
+is($scanned, 0, 'nothing changed: nothing scanned');
+is(sql(q{SELECT relfrozenxid FROM pg_class WHERE relname = 't'}), $frozen0,
+	'relfrozenxid stays where it was when unfrozen pages were skipped');
+($scanned, undef, $report) = vacuum('(VERBOSE, FREEZE) t');
+is($scanned, $pagesNow, 'an aggressive VACUUM scans the all-visible pages not frozen (all)');
+ok(sql(qq{SELECT age(relfrozenxid) < age('$frozen0'::xid) FROM pg_class WHERE relname = 't'}) eq 't',
+	'and advances relfrozenxid');
+($scanned) = vacuum('(VERBOSE) t');
+is($scanned, 0, 'everything frozen: nothing scanned');
+($scanned) = vacuum('(VERBOSE, FREEZE) t');
+is($scanned, 0, 'not even by an aggressive VACUUM');
+($scanned) = vacuum('(VERBOSE, DISABLE_PAGE_SKIPPING) t');
+is($scanned, $pagesNow, 'DISABLE_PAGE_SKIPPING scans every page');
+
+# COPY FREEZE into a table truncated in the same transaction
+sql(q{CREATE TABLE c (id int PRIMARY KEY, pad text) USING nvm_am});
+sql(q{
+BEGIN;
+TRUNCATE c;
+COPY c FROM PROGRAM 'seq 1 20000 | sed "s/$/\tpadding-padding-padding-padding/"' WITH (FREEZE);
+COMMIT;
+});
+is(sql(q{SELECT count(*) FROM c}), '20000', 'COPY FREEZE loaded the rows');
+my $cpages = sql(q{SELECT pg_relation_size('c') / 8192});
+($scanned, $remain) = vacuum('(VERBOSE) c');
+is($scanned, 0, "the VACUUM after COPY FREEZE scans none of its $cpages pages");
+is($remain, $cpages, 'and knows them all');
+sql(q{ANALYZE c});
+my $plan = sql(q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(id) FROM c WHERE id > 100});
+like($plan, qr/Index Only Scan/, 'an index-only scan is planned');
+like($plan, qr/Heap Fetches: 0/, 'and fetches no row from the table');
+
+# rows inserted without FREEZE first: their page stays out of the map
+sql(q{
+BEGIN;
+TRUNCATE c;
+INSERT INTO c VALUES (0, 'not frozen');
+COPY c FROM PROGRAM 'seq 1 20000 | sed "s/$/\tpadding-padding-padding-padding/"' WITH (FREEZE);
+COMMIT;
+});
+($scanned) = vacuum('(VERBOSE) c');
+cmp_ok($scanned, '>=', 1, 'the page with the row not frozen is scanned');
+cmp_ok($scanned, '<=', 2, 'the frozen pages are not');
+is(sql(q{SELECT count(*), min(id), max(id) FROM c}), '20001|0|20000', 'all rows there');
+$cpages = sql(q{SELECT pg_relation_size('c') / 8192});
+
+# REFRESH MATERIALIZED VIEW fills its new storage frozen
+sql(q{CREATE MATERIALIZED VIEW mv USING nvm_am AS SELECT id, pad FROM c WITH NO DATA;
+REFRESH MATERIALIZED VIEW mv;});
+my $mvpages = sql(q{SELECT pg_relation_size('mv') / 8192});
+($scanned) = vacuum('(VERBOSE) mv');
+is($scanned, 0, "the VACUUM after REFRESH MATERIALIZED VIEW scans none of its $mvpages pages");
+
+# the map is kept over a clean restart, not believed after a crash
+$node->restart;
+($scanned) = vacuum('(VERBOSE) c');
+is($scanned, 0, 'after a clean restart the map is kept');
+$node->stop('immediate');
+$node->start;
+($scanned) = vacuum('(VERBOSE) c');
+is($scanned, $cpages, 'after a crash every page is scanned again');
+($scanned) = vacuum('(VERBOSE) c');
+is($scanned, 0, 'and the map is whole again after it');
+
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check clean (t)');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('c')}), '0', 'nvm_am_check clean (c)');
+unlike(slurp_file($node->logfile), qr/TRAP|terminated by signal/,
+	'no assertion failure or crash in the server log');
+
+done_testing();
