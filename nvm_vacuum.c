@@ -37,12 +37,14 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/storage.h"
+#include "commands/progress.h"
 #include "commands/dbcommands.h"
 #include "commands/vacuum.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/autovacuum.h"
+#include "utils/backend_progress.h"
 #include "storage/bufmgr.h"
 #include "storage/freespace.h"
 #include "storage/lmgr.h"
@@ -95,6 +97,23 @@ NvmVacuumTidReaped(ItemPointer itemptr, void *state)
 }
 
 /*
+ * NvmVacuumCharge - add one page to the cost-based vacuum delay's balance
+ * (vacuum_cost_delay, autovacuum_vacuum_cost_delay), as heap's buffer
+ * accesses do: a page examined costs vacuum_cost_page_hit (the pool is
+ * memory; there is no miss), one VACUUM changed vacuum_cost_page_dirty
+ * more.  vacuum_delay_point() sleeps when the balance reaches the limit.
+ */
+static inline void
+NvmVacuumCharge(bool dirtied)
+{
+	if (!VacuumCostActive)
+		return;
+	VacuumCostBalance += VacuumCostPageHit;
+	if (dirtied)
+		VacuumCostBalance += VacuumCostPageDirty;
+}
+
+/*
  * NvmVacuumMarkVisible - set the page's bits in the visibility map if all
  * its tuples are visible to everyone (and frozen); such a page gives its
  * log frame back when log frames run short (IplSettle).  Caller holds the
@@ -136,11 +155,12 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	Page		page;
 	OffsetNumber maxoff;
 	bool		mayFreeze = true;
+	bool		dirtied;
 	HTSV_Result status[MaxHeapTuplesPerPage + 1];
 
 	NvmVismapPin(rel, blkno, vmbuf);
 	LWLockAcquire(lock, LW_EXCLUSIVE);
-	(void) NvmPrunePage(rel, dirIndex, blkno, true, OldestXmin);
+	dirtied = NvmPrunePage(rel, dirIndex, blkno, true, OldestXmin);
 	page = IplGetPage(dirIndex, blkno);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
@@ -229,7 +249,10 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			change = true;
 		}
 		if (change)
+		{
 			IplWriteTupleHeader(page, off, &hdr);
+			dirtied = true;
+		}
 
 		/* what the new relfrozenxid must not pass */
 		if (!HeapTupleHeaderXminFrozen(&hdr) && TransactionIdIsNormal(xmin) &&
@@ -243,16 +266,17 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	NvmVacuumMarkVisible(rel, dirIndex, blkno, IplGetPage(dirIndex, blkno),
 						 OldestXmin, *vmbuf);
 	LWLockRelease(lock);
+	NvmVacuumCharge(dirtied);
 }
 
 /*
  * NvmVacuumFreeDeadTids - free the dead line pointers collected by VACUUM; their
  * index entries are gone.  A page left with visible tuples only is marked
- * so in the visibility map.
+ * so in the visibility map.  *vacuumed counts the pages (progress view).
  */
 static void
 NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
-					  TransactionId OldestXmin, Buffer *vmbuf)
+					  TransactionId OldestXmin, Buffer *vmbuf, int64 *vacuumed)
 {
 	int64		i = 0;
 
@@ -276,6 +300,10 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 		NvmVacuumMarkVisible(rel, dirIndex, blkno, IplGetPage(dirIndex, blkno),
 							 OldestXmin, *vmbuf);
 		LWLockRelease(lock);
+		NvmVacuumCharge(true);
+		pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_VACUUMED,
+									 ++(*vacuumed));
+		vacuum_delay_point();
 	}
 }
 
@@ -298,14 +326,18 @@ NvmVacuumIndexInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
 
 /*
  * NvmVacuumIndexPass - remove the index entries of the dead TIDs collected
- * so far, then free their line pointers.
+ * so far, then free their line pointers; *passes counts the passes and
+ * *vacuumed the pages whose line pointers were freed.
  */
 static void
 NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 				   IndexBulkDeleteResult **istats, double live,
 				   BufferAccessStrategy bstrategy, NvmDeadTids *dead,
-				   TransactionId OldestXmin, Buffer *vmbuf)
+				   TransactionId OldestXmin, Buffer *vmbuf, int *passes,
+				   int64 *vacuumed)
 {
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_VACUUM_INDEX);
 	for (int i = 0; i < nindexes; i++)
 	{
 		IndexVacuumInfo ivinfo;
@@ -322,8 +354,14 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 	 * the index deletions.)
 	 */
 	XLogFlush(XactLastRecEnd);
-	NvmVacuumFreeDeadTids(rel, dirIndex, dead, OldestXmin, vmbuf);
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_VACUUM_HEAP);
+	NvmVacuumFreeDeadTids(rel, dirIndex, dead, OldestXmin, vmbuf, vacuumed);
 	dead->n = 0;
+	pgstat_progress_update_param(PROGRESS_VACUUM_NUM_INDEX_VACUUMS, ++(*passes));
+	pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, 0);
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_SCAN_HEAP);
 }
 
 /*
@@ -379,6 +417,8 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 		(freeable < NVM_TRUNCATE_MINIMUM &&
 		 freeable < nblocks / NVM_TRUNCATE_FRACTION))
 		return nblocks;
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_TRUNCATE);
 	while (!ConditionalLockRelation(rel, AccessExclusiveLock))
 	{
 		if (++tries >= NVM_TRUNCATE_LOCK_TRIES)
@@ -504,6 +544,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	double		deadrows = 0;
 	int64		deadItems = 0;
 	int			indexScans = 0;
+	int64		vacuumedPages = 0;
 	Relation   *Irel = NULL;
 	int			nindexes = 0;
 	IndexBulkDeleteResult **istats;
@@ -544,9 +585,21 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						get_namespace_name(RelationGetNamespace(rel)),
 						RelationGetRelationName(rel))));
 
+	/* pg_stat_progress_vacuum, as heap's VACUUM reports it */
+	{
+		const int	index[] = {PROGRESS_VACUUM_PHASE, PROGRESS_VACUUM_TOTAL_HEAP_BLKS,
+		PROGRESS_VACUUM_MAX_DEAD_TUPLES};
+		const int64 value[] = {PROGRESS_VACUUM_PHASE_SCAN_HEAP, nblocks, maxDead};
+
+		pgstat_progress_start_command(PROGRESS_COMMAND_VACUUM, RelationGetRelid(rel));
+		pgstat_progress_update_multi_param(3, index, value);
+	}
+
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		/* (skipped pages count as scanned here, as in heap's view) */
+		pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_SCANNED, blkno);
 		if (skipping && NvmVacuumSkipPage(rel, blkno, aggressive, &vmbuf,
 										  &skippedUnfrozen))
 		{
@@ -557,21 +610,23 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
 					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
+		pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, dead.n);
 		/* dead TIDs are kept within maintenance_work_mem: pass over now */
 		if (dead.n >= maxDead)
 		{
 			deadItems += dead.n;
-			indexScans++;
 			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
-							   bstrategy, &dead, OldestXmin, &vmbuf);
+							   bstrategy, &dead, OldestXmin, &vmbuf,
+							   &indexScans, &vacuumedPages);
 		}
 	}
+	pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_SCANNED, nblocks);
 	if (dead.n > 0)
 	{
 		deadItems += dead.n;
-		indexScans++;
 		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
-						   bstrategy, &dead, OldestXmin, &vmbuf);
+						   bstrategy, &dead, OldestXmin, &vmbuf,
+						   &indexScans, &vacuumedPages);
 	}
 	if (BufferIsValid(vmbuf))
 		ReleaseBuffer(vmbuf);
@@ -582,6 +637,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	if (scanned < origBlocks)
 		live = vac_estimate_reltuples(rel, origBlocks, scanned, live);
 
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_INDEX_CLEANUP);
 	for (int i = 0; i < nindexes; i++)
 	{
 		IndexVacuumInfo ivinfo;
@@ -600,6 +657,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 
 	/* give back the empty pages at the end */
 	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks);
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_FINAL_CLEANUP);
 
 	/* tell inserts where the reclaimed space is (skipped pages: as before) */
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
@@ -631,6 +690,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	/* (an estimate is -1 when nothing was ever counted: heap's rule) */
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
+	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, start, indexScans, origBlocks, nblocks, scanned,
 					live, deadrows, deadItems, frozenXid);
 }

@@ -13,6 +13,7 @@
 #   after them scans nothing, an index-only scan fetches no row.  Rows
 #   inserted without FREEZE earlier in the same transaction keep their page
 #   out of the map.
+# - The cost-based delay throttles VACUUM; pg_stat_progress_vacuum shows it.
 # - The map is not believed after a crash: the VACUUM after an immediate
 #   stop scans every page again (and one after a clean restart none).
 use strict;
@@ -80,6 +81,22 @@ is($scanned, 0, 'everything frozen: nothing scanned');
 is($scanned, 0, 'not even by an aggressive VACUUM');
 ($scanned) = vacuum('(VERBOSE, DISABLE_PAGE_SKIPPING) t');
 is($scanned, $pagesNow, 'DISABLE_PAGE_SKIPPING scans every page');
+
+# the cost-based delay throttles it (a page costs vacuum_cost_page_hit, so
+# with a limit of 1 it sleeps after every page), and pg_stat_progress_vacuum
+# shows it meanwhile
+my $vac = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'),
+	  '-c', 'SET vacuum_cost_delay = 20', '-c', 'SET vacuum_cost_limit = 1',
+	  '-c', 'VACUUM (DISABLE_PAGE_SKIPPING) t' ],
+	'>', \my $vout, '2>', \my $verr);
+ok( $node->poll_query_until(
+		'postgres', qq{SELECT phase = 'scanning heap' AND heap_blks_total = $pagesNow
+		AND heap_blks_scanned > 0 AND heap_blks_scanned < heap_blks_total
+		FROM pg_stat_progress_vacuum WHERE relid = 't'::regclass}),
+	'pg_stat_progress_vacuum shows the throttled VACUUM scanning the table');
+ok($vac->finish, 'the throttled VACUUM succeeds') or diag($verr);
+is(sql(q{SELECT count(*) FROM pg_stat_progress_vacuum}), '0', 'and leaves the view');
 
 # COPY FREEZE into a table truncated in the same transaction
 sql(q{CREATE TABLE c (id int PRIMARY KEY, pad text) USING nvm_am});
