@@ -14,9 +14,11 @@
  *	  relfrozenxid to the oldest xid left, marks the pages whose tuples
  *	  are all visible to everyone (and frozen) in the visibility map
  *	  (nvm_vismap.c), and records each page's free space in the free space
- *	  map.  As heap's, it skips the pages the map calls all-frozen, and
- *	  unless aggressive (or DISABLE_PAGE_SKIPPING) the all-visible ones
- *	  too, leaving relfrozenxid where it was when it skipped one of those.
+ *	  map.  As heap's, it skips runs of at least 32 pages the map calls
+ *	  all-frozen, or, unless aggressive (or DISABLE_PAGE_SKIPPING),
+ *	  all-visible, leaving relfrozenxid where it was when it skipped one
+ *	  not frozen.  Freezing looks at the raw xmax: hint bits are not
+ *	  durable here.
  *
  * Locks: VACUUM's ShareUpdateExclusiveLock on the table; the page lock,
  * exclusively, while one page is pruned and frozen.  VACUUM FULL and
@@ -216,8 +218,24 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			HeapTupleHeaderSetXminFrozen(&hdr);
 			change = true;
 		}
+		/*
+		 * The raw xmax counts, whatever the hint bits say: nvm_am's hint bits
+		 * are not made durable, so after a crash a reader may have to ask
+		 * clog (or the multixact SLRU) about an xmax again, and relfrozenxid
+		 * must not have passed it.  An xmax the hint calls invalid is
+		 * forgotten here like an aborted one.
+		 */
 		xmax = HeapTupleHeaderGetRawXmax(t);
-		if (!(t->t_infomask & HEAP_XMAX_INVALID) && (t->t_infomask & HEAP_XMAX_IS_MULTI))
+		if ((t->t_infomask & HEAP_XMAX_IS_MULTI) && (t->t_infomask & HEAP_XMAX_INVALID))
+		{
+			/* a multixact with no member locking or updating any more */
+			hdr.t_infomask &= ~HEAP_XMAX_BITS;
+			hdr.t_infomask |= HEAP_XMAX_INVALID;
+			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+			change = true;
+		}
+		else if (t->t_infomask & HEAP_XMAX_IS_MULTI)
 		{
 			/* a finished multixact becomes its updater, or nothing */
 			if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
@@ -237,9 +255,10 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 				change = true;
 			}
 		}
-		else if (!(t->t_infomask & HEAP_XMAX_INVALID) && TransactionIdIsNormal(xmax) &&
-				 TransactionIdPrecedes(xmax, OldestXmin) &&
-				 (HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) || !NvmCommitXidCommitted(xmax, NULL)))
+		else if (TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, OldestXmin) &&
+				 ((t->t_infomask & HEAP_XMAX_INVALID) ||
+				  HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
+				  !NvmCommitXidCommitted(xmax, NULL)))
 		{
 			/* a finished locker or an aborted deleter: forget it */
 			hdr.t_infomask &= ~HEAP_XMAX_BITS;
@@ -259,7 +278,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			TransactionIdPrecedes(xmin, *frozenXid))
 			*frozenXid = xmin;
 		xmax = HeapTupleHeaderGetRawXmax(&hdr);
-		if (!(hdr.t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) &&
+		if (!(hdr.t_infomask & HEAP_XMAX_IS_MULTI) &&
 			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
 			*frozenXid = xmax;
 	}
@@ -326,8 +345,9 @@ NvmVacuumIndexInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
 
 /*
  * NvmVacuumIndexPass - remove the index entries of the dead TIDs collected
- * so far, then free their line pointers; *passes counts the passes and
- * *vacuumed the pages whose line pointers were freed.
+ * so far, then free their line pointers; *passes counts the index passes
+ * and *vacuumed the pages whose line pointers were freed.  Index AMs are
+ * told the table's last row count, estimated, as heap's VACUUM tells them.
  */
 static void
 NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
@@ -336,8 +356,9 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 				   TransactionId OldestXmin, Buffer *vmbuf, int *passes,
 				   int64 *vacuumed)
 {
-	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
-								 PROGRESS_VACUUM_PHASE_VACUUM_INDEX);
+	if (nindexes > 0)
+		pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+									 PROGRESS_VACUUM_PHASE_VACUUM_INDEX);
 	for (int i = 0; i < nindexes; i++)
 	{
 		IndexVacuumInfo ivinfo;
@@ -358,7 +379,8 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 								 PROGRESS_VACUUM_PHASE_VACUUM_HEAP);
 	NvmVacuumFreeDeadTids(rel, dirIndex, dead, OldestXmin, vmbuf, vacuumed);
 	dead->n = 0;
-	pgstat_progress_update_param(PROGRESS_VACUUM_NUM_INDEX_VACUUMS, ++(*passes));
+	if (nindexes > 0)
+		pgstat_progress_update_param(PROGRESS_VACUUM_NUM_INDEX_VACUUMS, ++(*passes));
 	pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, 0);
 	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
 								 PROGRESS_VACUUM_PHASE_SCAN_HEAP);
@@ -453,28 +475,39 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 }
 
 /*
- * NvmVacuumSkipPage - may VACUUM leave page blkno alone?  As heap's: a page
- * the visibility map calls all-frozen has nothing for VACUUM to do, and one
- * it calls all-visible only old xids to freeze, which a VACUUM that is not
- * aggressive leaves for later (*skippedUnfrozen is then set: relfrozenxid
- * cannot advance).  A page changed after the map was read has only tuples
- * newer than OldestXmin, which this VACUUM could not remove or freeze
- * either.  Caller holds no page lock.
+ * VACUUM skips only runs of at least this many pages it may skip, as heap's
+ * (SKIP_PAGES_THRESHOLD in vacuumlazy.c): an all-visible page is cheap to
+ * look at, and a VACUUM that skipped one not frozen cannot advance
+ * relfrozenxid.
  */
-static bool
-NvmVacuumSkipPage(Relation rel, BlockNumber blkno, bool aggressive,
-				  Buffer *vmbuf, bool *skippedUnfrozen)
-{
-	uint8		status = visibilitymap_get_status(rel, blkno, vmbuf);
+#define NVM_SKIP_PAGES_THRESHOLD	32
 
-	if (status & VISIBILITYMAP_ALL_FROZEN)
-		return true;
-	if (!aggressive && (status & VISIBILITYMAP_ALL_VISIBLE))
+/*
+ * NvmVacuumNextUnskippable - the first block from blkno on that VACUUM must
+ * look at.  As heap's: a page the visibility map calls all-frozen has
+ * nothing for VACUUM to do, and one it calls all-visible only old xids to
+ * freeze, which a VACUUM that is not aggressive leaves for later
+ * (*unfrozen is set when the pages before the returned block include such
+ * a page).  A page changed after the map was read has only tuples newer
+ * than OldestXmin, which this VACUUM could not remove or freeze either.
+ * Caller holds no page lock.
+ */
+static BlockNumber
+NvmVacuumNextUnskippable(Relation rel, BlockNumber blkno, BlockNumber nblocks,
+						 bool aggressive, Buffer *vmbuf, bool *unfrozen)
+{
+	*unfrozen = false;
+	for (; blkno < nblocks; blkno++)
 	{
-		*skippedUnfrozen = true;
-		return true;
+		uint8		status = visibilitymap_get_status(rel, blkno, vmbuf);
+
+		if (status & VISIBILITYMAP_ALL_FROZEN)
+			continue;
+		if (aggressive || !(status & VISIBILITYMAP_ALL_VISIBLE))
+			break;
+		*unfrozen = true;
 	}
-	return false;
+	return blkno;
 }
 
 /*
@@ -485,7 +518,8 @@ static void
 NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 				int indexScans, BlockNumber origBlocks, BlockNumber nblocks,
 				BlockNumber scanned, double live, double deadrows,
-				int64 deadItems, TransactionId frozenXid)
+				int64 deadItems, TransactionId frozenXid,
+				TransactionId oldFrozenXid, bool frozenXidUpdated)
 {
 	int			elevel;
 	StringInfoData buf;
@@ -506,16 +540,17 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 					 get_namespace_name(RelationGetNamespace(rel)),
 					 RelationGetRelationName(rel), indexScans);
 	appendStringInfo(&buf, "pages: %u removed, %u remain, %u scanned (%.2f%% of total)\n",
-					 origBlocks - nblocks, nblocks, scanned,
+					 origBlocks > nblocks ? origBlocks - nblocks : 0, nblocks, scanned,
 					 origBlocks == 0 ? 100.0 : 100.0 * scanned / origBlocks);
 	appendStringInfo(&buf, "tuples: %.0f remain, %.0f are dead but not yet removable\n",
 					 live, deadrows);
-	appendStringInfo(&buf, "dead item identifiers removed: %lld\n",
+	appendStringInfo(&buf, "dead item identifiers removed: %lld",
 					 (long long) deadItems);
-	if (TransactionIdIsValid(frozenXid))
-		appendStringInfo(&buf, "new relfrozenxid: %u", frozenXid);
-	else
-		appendStringInfoString(&buf, "relfrozenxid not advanced: pages with unfrozen tuples were skipped");
+	if (frozenXidUpdated)
+		appendStringInfo(&buf, "\nnew relfrozenxid: %u, which is %d XIDs ahead of previous value",
+						 frozenXid, (int32) (frozenXid - oldFrozenXid));
+	else if (!TransactionIdIsValid(frozenXid))
+		appendStringInfoString(&buf, "\nrelfrozenxid not advanced: all-visible pages not frozen were skipped");
 	ereport(elevel, (errmsg_internal("%s", buf.data)));
 	pfree(buf.data);
 }
@@ -553,6 +588,11 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	bool		aggressive;
 	bool		skipping = (params->options & VACOPT_DISABLE_PAGE_SKIPPING) == 0;
 	bool		skippedUnfrozen = false;
+	bool		runUnfrozen = false;
+	bool		frozenXidUpdated = false;
+	TransactionId oldFrozenXid;
+	bool		skipRange;
+	BlockNumber nextScan;
 	bits8	   *skipped;
 	TimestampTz start = GetCurrentTimestamp();
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
@@ -595,13 +635,26 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		pgstat_progress_update_multi_param(3, index, value);
 	}
 
+	/* the run of skippable pages at the start, if long enough, is skipped */
+	nextScan = !skipping ? 0 :
+		NvmVacuumNextUnskippable(rel, 0, nblocks, aggressive, &vmbuf, &runUnfrozen);
+	skipRange = nextScan >= NVM_SKIP_PAGES_THRESHOLD;
+	skippedUnfrozen |= skipRange && runUnfrozen;
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		/* (skipped pages count as scanned here, as in heap's view) */
 		pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_SCANNED, blkno);
-		if (skipping && NvmVacuumSkipPage(rel, blkno, aggressive, &vmbuf,
-										  &skippedUnfrozen))
+		if (blkno == nextScan)
+		{
+			/* this page is scanned; may the run of pages after it be skipped? */
+			nextScan = !skipping ? blkno + 1 :
+				NvmVacuumNextUnskippable(rel, blkno + 1, nblocks, aggressive,
+										 &vmbuf, &runUnfrozen);
+			skipRange = nextScan - (blkno + 1) >= NVM_SKIP_PAGES_THRESHOLD;
+			skippedUnfrozen |= skipRange && runUnfrozen;
+		}
+		else if (skipRange)
 		{
 			skipped[blkno / BITS_PER_BYTE] |= 1 << (blkno % BITS_PER_BYTE);
 			continue;
@@ -615,7 +668,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		if (dead.n >= maxDead)
 		{
 			deadItems += dead.n;
-			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
+			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
 							   bstrategy, &dead, OldestXmin, &vmbuf,
 							   &indexScans, &vacuumedPages);
 		}
@@ -624,7 +677,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	if (dead.n > 0)
 	{
 		deadItems += dead.n;
-		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, live,
+		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
 						   bstrategy, &dead, OldestXmin, &vmbuf,
 						   &indexScans, &vacuumedPages);
 	}
@@ -685,14 +738,16 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		OldestMxact = InvalidMultiXactId;
 	}
 	visibilitymap_count(rel, &allVisible, NULL);
+	oldFrozenXid = rel->rd_rel->relfrozenxid;
 	vac_update_relstats(rel, nblocks, live, Min(allVisible, nblocks), nindexes > 0,
-						frozenXid, OldestMxact, NULL, NULL, false);
+						frozenXid, OldestMxact, &frozenXidUpdated, NULL, false);
 	/* (an estimate is -1 when nothing was ever counted: heap's rule) */
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
 	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, start, indexScans, origBlocks, nblocks, scanned,
-					live, deadrows, deadItems, frozenXid);
+					live, deadrows, deadItems, frozenXid, oldFrozenXid,
+					frozenXidUpdated);
 }
 
 /*

@@ -247,7 +247,8 @@ NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno, Buffer *vmbuf
  * NvmVismapPageStatus - what VACUUM may set for a page: all-visible when
  * every tuple is live, committed and older than OldestXmin and no line
  * pointer is dead; all-frozen when besides no tuple has an xid left to
- * freeze.  Caller holds the page's lock.
+ * freeze: xmin frozen and no raw xmax (VACUUM forgets aborted ones).
+ * Caller holds the page's lock.
  */
 uint8
 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
@@ -267,9 +268,10 @@ NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 		if (!ItemIdIsNormal(lp))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
-		/* frozen and never deleted or locked: live and frozen for everyone */
+		/* frozen and without xmax: live and frozen for everyone */
 		if (HeapTupleHeaderXminFrozen(tup.t_data) &&
-			(tup.t_data->t_infomask & HEAP_XMAX_INVALID))
+			(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
+			HeapTupleHeaderGetRawXmax(tup.t_data) == InvalidTransactionId)
 			continue;
 		if (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL) != HEAPTUPLE_LIVE)
 			return 0;
@@ -280,7 +282,8 @@ NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 				return 0;
 			frozen = false;
 		}
-		if (!(tup.t_data->t_infomask & HEAP_XMAX_INVALID))
+		/* the raw xmax: a hint bit saying it is invalid may not survive a crash */
+		if (HeapTupleHeaderGetRawXmax(tup.t_data) != InvalidTransactionId)
 			frozen = false;
 	}
 	return VISIBILITYMAP_ALL_VISIBLE | (frozen ? VISIBILITYMAP_ALL_FROZEN : 0);
@@ -302,8 +305,18 @@ void
 NvmVismapSetAfterFrozenLoad(Relation rel, int dirIndex)
 {
 	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
-	TransactionId oldestXmin = GetOldestNonRemovableTransactionId(rel);
+	TransactionId oldestXmin;
 	Buffer		vmbuf = InvalidBuffer;
+
+	/*
+	 * With wal_level = minimal the commit of new storage may write its forks
+	 * to WAL whole (smgrDoPendingSyncs), the map's too; replay after a crash
+	 * would bring back bits that the start removed and nothing clears any
+	 * more.  The VACUUM after the load sets them then.
+	 */
+	if (RelationIsPermanent(rel) && !XLogIsNeeded())
+		return;
+	oldestXmin = GetOldestNonRemovableTransactionId(rel);
 
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
