@@ -13,7 +13,8 @@
  *	  and unused ones; a line pointer outside the tuple area ends the
  *	  checks of its page after the line pointers), redirects (to a heap-only tuple on the page), tuple headers (header
  *	  length, attribute count, xmin and xmax not in the future and not
- *	  older than relfrozenxid unless frozen, ctid inside the table),
+ *	  older than relfrozenxid unless frozen, ctid inside the table when
+ *	  an updater that did not abort may lead a reader along it),
  *	  heap-only tuples reachable from a root, and index entries (for index
  *	  types that can return TIDs) pointing at a root line pointer.
  *
@@ -41,6 +42,7 @@
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
 #include "storage/bufpage.h"
+#include "storage/procarray.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -107,6 +109,40 @@ NvmCheckXid(TransactionId xid, TransactionId next, TransactionId frozen)
 	if (TransactionIdIsNormal(frozen) && TransactionIdPrecedes(xid, frozen))
 		return "precedes relfrozenxid";
 	return NULL;
+}
+
+/*
+ * NvmCheckCtidFollowed - may a reader follow t's ctid to a newer version:
+ * does it have an updater (not only lockers) that committed or is running?
+ * A tuple whose updater aborted keeps the ctid of the version that was
+ * pruned, and VACUUM may have cut the table below it since, as heap's
+ * tuples do; nobody follows that ctid.  An xmax that is itself implausible
+ * is reported on its own; its ctid is checked too.
+ */
+static bool
+NvmCheckCtidFollowed(Relation rel, HeapTupleHeader t, TransactionId next,
+					 TransactionId frozen)
+{
+	TransactionId upd;
+
+	if ((t->t_infomask & HEAP_XMAX_INVALID) || HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return false;
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+	{
+		MultiXactId multi = HeapTupleHeaderGetRawXmax(t);
+
+		if (!MultiXactIdIsValid(multi) ||
+			MultiXactIdPrecedes(multi, rel->rd_rel->relminmxid))
+			return true;
+		upd = HeapTupleGetUpdateXid(t);
+	}
+	else
+		upd = HeapTupleHeaderGetRawXmax(t);
+	if (!TransactionIdIsNormal(upd))
+		return false;
+	if (NvmCheckXid(upd, next, frozen) != NULL)
+		return true;
+	return TransactionIdIsInProgress(upd) || NvmCommitXidCommitted(upd, NULL);
 }
 
 typedef struct ItemRange
@@ -243,7 +279,8 @@ NvmCheckPage(NvmCheckState *cs, Relation rel, Page page, BlockNumber blkno,
 			NvmCheckReport(cs, blkno, off, "xmax multixact %u precedes relminmxid %u",
 						   HeapTupleHeaderGetRawXmax(t), rel->rd_rel->relminmxid);
 		if (!HeapTupleHeaderIndicatesMovedPartitions(t) &&
-			ItemPointerGetBlockNumberNoCheck(&t->t_ctid) >= nblocks)
+			ItemPointerGetBlockNumberNoCheck(&t->t_ctid) >= nblocks &&
+			NvmCheckCtidFollowed(rel, t, next, frozen))
 			NvmCheckReport(cs, blkno, off, "ctid (%u,%u) points beyond the table's %u blocks",
 						   ItemPointerGetBlockNumberNoCheck(&t->t_ctid),
 						   ItemPointerGetOffsetNumberNoCheck(&t->t_ctid), nblocks);

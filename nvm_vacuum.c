@@ -233,6 +233,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			hdr.t_infomask |= HEAP_XMAX_INVALID;
 			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
 			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+			ItemPointerSet(&hdr.t_ctid, blkno, off);
 			change = true;
 		}
 		else if (t->t_infomask & HEAP_XMAX_IS_MULTI)
@@ -251,6 +252,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 					hdr.t_infomask |= HEAP_XMAX_INVALID;
 					hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
 					HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+					ItemPointerSet(&hdr.t_ctid, blkno, off);
 				}
 				change = true;
 			}
@@ -260,11 +262,16 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 				  HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
 				  !NvmCommitXidCommitted(xmax, NULL)))
 		{
-			/* a finished locker or an aborted deleter: forget it */
+			/*
+			 * A finished locker or an aborted deleter: forget it, and the
+			 * ctid of the aborted version (the page it was on may be cut
+			 * off the table after it is pruned).
+			 */
 			hdr.t_infomask &= ~HEAP_XMAX_BITS;
 			hdr.t_infomask |= HEAP_XMAX_INVALID;
 			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
 			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
+			ItemPointerSet(&hdr.t_ctid, blkno, off);
 			change = true;
 		}
 		if (change)

@@ -67,3 +67,22 @@ SELECT * FROM nvm_am.nvm_am_check('vac3');
 INSERT INTO vac3 SELECT generate_series(11, 1000);
 SELECT count(*) FROM vac3;
 DROP TABLE vac, vac2, vac3;
+-- an aborted update's new version on a page of its own: VACUUM prunes it
+-- and cuts the page off; the old version forgets the aborted updater and
+-- its ctid with it, and nvm_am_check finds nothing (it reported a ctid
+-- beyond the table before)
+CREATE TABLE vac4 (id int PRIMARY KEY, pad text) USING nvm_am;
+ALTER TABLE vac4 ALTER pad SET STORAGE PLAIN;
+INSERT INTO vac4 SELECT g, repeat('p', 100) FROM generate_series(1, 140) g;
+BEGIN;
+UPDATE vac4 SET pad = repeat('q', 7000) WHERE id = 1;
+SELECT ctid FROM vac4 WHERE id = 1;
+ROLLBACK;
+SELECT * FROM nvm_am.nvm_am_check('vac4');
+VACUUM vac4;
+SELECT pg_relation_size('vac4') / 8192 AS pages, ctid, xmax FROM vac4 WHERE id = 1;
+SELECT * FROM nvm_am.nvm_am_check('vac4');
+INSERT INTO vac4 VALUES (1000, repeat('r', 7000));
+SELECT ctid FROM vac4 WHERE id = 1000;
+SELECT * FROM nvm_am.nvm_am_check('vac4');
+DROP TABLE vac4;
