@@ -136,6 +136,22 @@ NvmVacuumMarkVisible(Relation rel, int dirIndex, BlockNumber blkno, Page page,
 }
 
 /*
+ * NvmVacuumForgetXmax - clear the xmax of hdr, the header of the tuple at
+ * (blkno, off), whose lockers finished or whose updater aborted, and point
+ * its ctid back at the tuple: the aborted version it named is pruned, and
+ * the page it was on may be cut off the table after that.
+ */
+static void
+NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
+{
+	hdr->t_infomask &= ~HEAP_XMAX_BITS;
+	hdr->t_infomask |= HEAP_XMAX_INVALID;
+	hdr->t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+	HeapTupleHeaderSetXmax(hdr, InvalidTransactionId);
+	ItemPointerSet(&hdr->t_ctid, blkno, off);
+}
+
+/*
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
  * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
  * unfrozen.
@@ -229,11 +245,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		if ((t->t_infomask & HEAP_XMAX_IS_MULTI) && (t->t_infomask & HEAP_XMAX_INVALID))
 		{
 			/* a multixact with no member locking or updating any more */
-			hdr.t_infomask &= ~HEAP_XMAX_BITS;
-			hdr.t_infomask |= HEAP_XMAX_INVALID;
-			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
-			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
-			ItemPointerSet(&hdr.t_ctid, blkno, off);
+			NvmVacuumForgetXmax(&hdr, blkno, off);
 			change = true;
 		}
 		else if (t->t_infomask & HEAP_XMAX_IS_MULTI)
@@ -244,16 +256,13 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
 					InvalidTransactionId : HeapTupleGetUpdateXid(t);
 
-				hdr.t_infomask &= ~HEAP_XMAX_BITS;
 				if (TransactionIdIsValid(upd) && NvmCommitXidCommitted(upd, NULL))
-					HeapTupleHeaderSetXmax(&hdr, upd);
-				else
 				{
-					hdr.t_infomask |= HEAP_XMAX_INVALID;
-					hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
-					HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
-					ItemPointerSet(&hdr.t_ctid, blkno, off);
+					hdr.t_infomask &= ~HEAP_XMAX_BITS;
+					HeapTupleHeaderSetXmax(&hdr, upd);
 				}
+				else
+					NvmVacuumForgetXmax(&hdr, blkno, off);
 				change = true;
 			}
 		}
@@ -262,16 +271,8 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 				  HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
 				  !NvmCommitXidCommitted(xmax, NULL)))
 		{
-			/*
-			 * A finished locker or an aborted deleter: forget it, and the
-			 * ctid of the aborted version (the page it was on may be cut
-			 * off the table after it is pruned).
-			 */
-			hdr.t_infomask &= ~HEAP_XMAX_BITS;
-			hdr.t_infomask |= HEAP_XMAX_INVALID;
-			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
-			HeapTupleHeaderSetXmax(&hdr, InvalidTransactionId);
-			ItemPointerSet(&hdr.t_ctid, blkno, off);
+			/* a finished locker or an aborted deleter */
+			NvmVacuumForgetXmax(&hdr, blkno, off);
 			change = true;
 		}
 		if (change)
