@@ -407,13 +407,27 @@ NvmAmCreateInitFork(SMgrRelation srel, char persistence)
 	smgrimmedsync(srel, INIT_FORKNUM);
 }
 
+/*
+ * NvmAmStorageCreate - the pool storage of a new relfilenode, told to the
+ * page layer (persisted at pre-commit) and the visibility map (no bits);
+ * returns its directory index.
+ */
+static int
+NvmAmStorageCreate(const RelFileNode *rnode, char persistence)
+{
+	int			dirIndex = NvmStorageCreate(rnode, persistence);
+
+	IplStorageCreated(dirIndex);
+	NvmVismapStorageCreated(dirIndex);
+	return dirIndex;
+}
+
 static void
 nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 							  char persistence, TransactionId *freezeXid,
 							  MultiXactId *minmulti)
 {
 	SMgrRelation srel;
-	int			dirIndex;
 
 	NvmRecoveryEnsureReady();
 	*freezeXid = RecentXmin;
@@ -431,9 +445,7 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 	if (!RelFileNodeEquals(rel->rd_node, *newrnode) &&
 		OidIsValid(rel->rd_node.relNode))
 		NvmStorageScheduleDrop(&rel->rd_node);
-	dirIndex = NvmStorageCreate(newrnode, persistence);
-	IplStorageCreated(dirIndex);
-	NvmVismapStorageCreated(dirIndex);
+	(void) NvmAmStorageCreate(newrnode, persistence);
 }
 
 static void
@@ -455,9 +467,7 @@ nvm_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	/* SET TABLESPACE: a copy of every page, each merged into one base */
 	srel = RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
 	NvmAmCreateInitFork(srel, rel->rd_rel->relpersistence);
-	dst = NvmStorageCreate(newrnode, rel->rd_rel->relpersistence);
-	IplStorageCreated(dst);
-	NvmVismapStorageCreated(dst);
+	dst = NvmAmStorageCreate(newrnode, rel->rd_rel->relpersistence);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();

@@ -353,8 +353,9 @@ NvmVacuumIndexInfo(IndexVacuumInfo *ivinfo, Relation index, double live,
 
 /*
  * NvmVacuumIndexPass - remove the index entries of the dead TIDs collected
- * so far, then free their line pointers; *passes counts the index passes
- * and *vacuumed the pages whose line pointers were freed.  Index AMs are
+ * so far, then free their line pointers; *passes counts the index passes,
+ * *vacuumed the pages whose line pointers were freed and *deadItems those
+ * line pointers.  Index AMs are
  * told the table's last row count, estimated, as heap's VACUUM tells them.
  */
 static void
@@ -362,8 +363,9 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 				   IndexBulkDeleteResult **istats, double live,
 				   BufferAccessStrategy bstrategy, NvmDeadTids *dead,
 				   TransactionId OldestXmin, Buffer *vmbuf, int *passes,
-				   int64 *vacuumed)
+				   int64 *vacuumed, int64 *deadItems)
 {
+	*deadItems += dead->n;
 	if (nindexes > 0)
 		pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
 									 PROGRESS_VACUUM_PHASE_VACUUM_INDEX);
@@ -491,21 +493,25 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 #define NVM_SKIP_PAGES_THRESHOLD	32
 
 /*
- * NvmVacuumNextUnskippable - the first block from blkno on that VACUUM must
- * look at.  As heap's: a page the visibility map calls all-frozen has
- * nothing for VACUUM to do, and one it calls all-visible only old xids to
- * freeze, which a VACUUM that is not aggressive leaves for later
- * (*unfrozen is set when the pages before the returned block include such
- * a page).  A page changed after the map was read has only tuples newer
- * than OldestXmin, which this VACUUM could not remove or freeze either.
- * Caller holds no page lock.
+ * NvmVacuumNextUnskippable - the first block from "from" on that VACUUM must
+ * look at (from itself when skipping is off).  As heap's: a page the
+ * visibility map calls all-frozen has nothing for VACUUM to do, and one it
+ * calls all-visible only old xids to freeze, which a VACUUM that is not
+ * aggressive leaves for later.  *skipRun says whether the pages before the
+ * returned block are a run long enough to skip; when it is and holds a
+ * page not frozen, *skippedUnfrozen is set.  A page changed after the map
+ * was read has only tuples newer than OldestXmin, which this VACUUM could
+ * not remove or freeze either.  Caller holds no page lock.
  */
 static BlockNumber
-NvmVacuumNextUnskippable(Relation rel, BlockNumber blkno, BlockNumber nblocks,
-						 bool aggressive, Buffer *vmbuf, bool *unfrozen)
+NvmVacuumNextUnskippable(Relation rel, BlockNumber from, BlockNumber nblocks,
+						 bool skipping, bool aggressive, Buffer *vmbuf,
+						 bool *skipRun, bool *skippedUnfrozen)
 {
-	*unfrozen = false;
-	for (; blkno < nblocks; blkno++)
+	BlockNumber blkno = from;
+	bool		unfrozen = false;
+
+	for (; skipping && blkno < nblocks; blkno++)
 	{
 		uint8		status = visibilitymap_get_status(rel, blkno, vmbuf);
 
@@ -513,9 +519,21 @@ NvmVacuumNextUnskippable(Relation rel, BlockNumber blkno, BlockNumber nblocks,
 			continue;
 		if (aggressive || !(status & VISIBILITYMAP_ALL_VISIBLE))
 			break;
-		*unfrozen = true;
+		unfrozen = true;
 	}
+	*skipRun = blkno - from >= NVM_SKIP_PAGES_THRESHOLD;
+	if (*skipRun && unfrozen)
+		*skippedUnfrozen = true;
 	return blkno;
+}
+
+/* NvmVacuumRelName - "database.schema.table", as heap's VACUUM names it */
+static char *
+NvmVacuumRelName(Relation rel)
+{
+	return psprintf("%s.%s.%s", get_database_name(MyDatabaseId),
+					get_namespace_name(RelationGetNamespace(rel)),
+					RelationGetRelationName(rel));
 }
 
 /*
@@ -541,12 +559,9 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 	else
 		return;
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "%s \"%s.%s.%s\": index scans: %d\n",
+	appendStringInfo(&buf, "%s \"%s\": index scans: %d\n",
 					 IsAutoVacuumWorkerProcess() ? "automatic vacuum of table" :
-					 "finished vacuuming",
-					 get_database_name(MyDatabaseId),
-					 get_namespace_name(RelationGetNamespace(rel)),
-					 RelationGetRelationName(rel), indexScans);
+					 "finished vacuuming", NvmVacuumRelName(rel), indexScans);
 	appendStringInfo(&buf, "pages: %u removed, %u remain, %u scanned (%.2f%% of total)\n",
 					 origBlocks > nblocks ? origBlocks - nblocks : 0, nblocks, scanned,
 					 origBlocks == 0 ? 100.0 : 100.0 * scanned / origBlocks);
@@ -596,7 +611,6 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	bool		aggressive;
 	bool		skipping = (params->options & VACOPT_DISABLE_PAGE_SKIPPING) == 0;
 	bool		skippedUnfrozen = false;
-	bool		runUnfrozen = false;
 	bool		frozenXidUpdated = false;
 	TransactionId oldFrozenXid;
 	bool		skipRange;
@@ -628,10 +642,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						RelationGetRelationName(rel))));
 	if (params->options & VACOPT_VERBOSE)
 		ereport(INFO,
-				(errmsg("vacuuming \"%s.%s.%s\"",
-						get_database_name(MyDatabaseId),
-						get_namespace_name(RelationGetNamespace(rel)),
-						RelationGetRelationName(rel))));
+				(errmsg("vacuuming \"%s\"", NvmVacuumRelName(rel))));
 
 	/* pg_stat_progress_vacuum, as heap's VACUUM reports it */
 	{
@@ -644,10 +655,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	}
 
 	/* the run of skippable pages at the start, if long enough, is skipped */
-	nextScan = !skipping ? 0 :
-		NvmVacuumNextUnskippable(rel, 0, nblocks, aggressive, &vmbuf, &runUnfrozen);
-	skipRange = nextScan >= NVM_SKIP_PAGES_THRESHOLD;
-	skippedUnfrozen |= skipRange && runUnfrozen;
+	nextScan = NvmVacuumNextUnskippable(rel, 0, nblocks, skipping, aggressive,
+										&vmbuf, &skipRange, &skippedUnfrozen);
 	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -656,11 +665,9 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		if (blkno == nextScan)
 		{
 			/* this page is scanned; may the run of pages after it be skipped? */
-			nextScan = !skipping ? blkno + 1 :
-				NvmVacuumNextUnskippable(rel, blkno + 1, nblocks, aggressive,
-										 &vmbuf, &runUnfrozen);
-			skipRange = nextScan - (blkno + 1) >= NVM_SKIP_PAGES_THRESHOLD;
-			skippedUnfrozen |= skipRange && runUnfrozen;
+			nextScan = NvmVacuumNextUnskippable(rel, blkno + 1, nblocks, skipping,
+												aggressive, &vmbuf, &skipRange,
+												&skippedUnfrozen);
 		}
 		else if (skipRange)
 		{
@@ -674,21 +681,15 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, dead.n);
 		/* dead TIDs are kept within maintenance_work_mem: pass over now */
 		if (dead.n >= maxDead)
-		{
-			deadItems += dead.n;
 			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
 							   bstrategy, &dead, OldestXmin, &vmbuf,
-							   &indexScans, &vacuumedPages);
-		}
+							   &indexScans, &vacuumedPages, &deadItems);
 	}
 	pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_SCANNED, nblocks);
 	if (dead.n > 0)
-	{
-		deadItems += dead.n;
 		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
 						   bstrategy, &dead, OldestXmin, &vmbuf,
-						   &indexScans, &vacuumedPages);
-	}
+						   &indexScans, &vacuumedPages, &deadItems);
 	if (BufferIsValid(vmbuf))
 		ReleaseBuffer(vmbuf);
 	if (dead.tids)
