@@ -15,14 +15,18 @@
  *	  nvm_commit.c		transaction slots, the pmem commit log, the
  *						commit-time transaction callbacks
  *	  nvm_xlog.c		the custom WAL resource manager and its records
+ *	  nvm_logical.c		logical decoding: the LOGICAL record of a row
+ *						change, and the resource manager's decode callback
  *
- *	  (storage -> recovery -> commit -> xlog -> pool; storage -> xlog.)
+ *	  (storage -> recovery -> commit -> xlog -> logical -> pool;
+ *	  storage -> xlog.)
  *
  *-------------------------------------------------------------------------
  */
 #ifndef NVM_HOOKS_H
 #define NVM_HOOKS_H
 
+#include "access/htup.h"
 #include "storage/block.h"
 #include "storage/relfilenode.h"
 #include "utils/relcache.h"
@@ -31,6 +35,10 @@
 
 struct SMgrRelationData;
 struct XLogReaderState;
+struct XLogRecordBuffer;
+struct LogicalDecodingContext;
+struct Bitmapset;
+struct StringInfoData;
 
 /* nvm_storage.c */
 struct TableAmRoutine;
@@ -76,5 +84,19 @@ extern int	NvmXlogRelCreate(const RelFileNode *node, TransactionId xid,
 							 uint64 flags);
 extern void NvmXlogRelFree(int dirIndex);
 extern void NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks);
+
+/* nvm_logical.c */
+#define NVM_LOGICAL_INSERT	0
+#define NVM_LOGICAL_UPDATE	1
+#define NVM_LOGICAL_DELETE	2
+extern bool NvmLogicalWanted(Relation rel);
+extern struct Bitmapset *NvmLogicalIdentity(Relation rel);
+extern HeapTuple NvmLogicalOldRow(Relation rel, struct Bitmapset *idattrs,
+								  HeapTuple oldtup, bool keyChanged);
+extern void NvmLogicalLog(Relation rel, uint8 action, HeapTuple newtup,
+						  HeapTuple oldrow);
+extern void NvmLogicalDecode(struct LogicalDecodingContext *ctx,
+							 struct XLogRecordBuffer *buf);
+extern void NvmLogicalDesc(struct StringInfoData *buf, const char *data, Size len);
 
 #endif							/* NVM_HOOKS_H */

@@ -95,6 +95,10 @@ NvmModifyInsert(Relation rel, HeapTuple tup, CommandId cid, int options,
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
 	NvmModifyPlaceTuple(rel, dirIndex, heaptup, specToken != 0, true,
 						(options & TABLE_INSERT_SKIP_FSM) == 0);
+	/* a speculative insert is logged when it is confirmed */
+	if (specToken == 0 && (options & TABLE_INSERT_NO_LOGICAL) == 0 &&
+		NvmLogicalWanted(rel))
+		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, heaptup, NULL);
 	if (heaptup != tup)
 	{
 		tup->t_self = heaptup->t_self;
@@ -144,6 +148,7 @@ NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 	HeapTupleData tup;
 	HeapTupleHeaderData hdr;
 	HeapTuple	toastcopy = NULL;
+	HeapTuple	logged = NULL;
 	Page		page = NvmRowLockPage(rel, dirIndex, &slot->tts_tid, &tup, &lock, false);
 
 	memcpy(&hdr, tup.t_data, sizeof(hdr));
@@ -159,7 +164,14 @@ NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup.t_self), &hdr);
 	if (!succeeded && HeapTupleHasExternal(&tup))
 		toastcopy = heap_copytuple(&tup);
+	if (succeeded && NvmLogicalWanted(rel))
+		logged = heap_copytuple(&tup);
 	LWLockRelease(lock);
+	if (logged)
+	{
+		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, logged, NULL);
+		heap_freetuple(logged);
+	}
 	if (toastcopy)
 	{
 		/* its TOAST values were never visible either */
@@ -198,6 +210,9 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	uint16		bits;
 	uint16		bits2;
 	bool		lockers;
+	bool		logical = NvmLogicalWanted(rel);
+	Bitmapset  *idattrs = logical ? NvmLogicalIdentity(rel) : NULL;
+	HeapTuple	oldrow = NULL;
 
 	NvmCommitBeforeWrite();
 	result = NvmRowLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
@@ -215,8 +230,13 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(tid), &hdr);
 	if (HeapTupleHasExternal(&tup))
 		oldcopy = heap_copytuple(&tup);
+	if (logical)
+		oldrow = NvmLogicalOldRow(rel, idattrs, &tup, true);
 	LWLockRelease(lock);
 	NvmRowLockReleaseTuple(rel, tid, &tuplock);
+	if (logical)
+		NvmLogicalLog(rel, NVM_LOGICAL_DELETE, NULL, oldrow);
+	bms_free(idattrs);
 
 	if (oldcopy)
 	{
@@ -281,12 +301,17 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	uint16		bits;
 	uint16		bits2;
 	bool		lockers;
+	bool		logical = NvmLogicalWanted(rel);
+	Bitmapset  *idattrs = NULL;
+	HeapTuple	oldrow = NULL;
 
 	*update_indexes = true;
 	NvmCommitBeforeWrite();
 	/* catalog lookups and copying before the page is locked */
 	hotattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_ALL);
 	keyattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+	if (logical)
+		idattrs = NvmLogicalIdentity(rel);
 	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
 	slot->tts_tableOid = RelationGetRelid(rel);
 
@@ -300,8 +325,13 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	if (result != TM_Ok)
 	{
 		bms_free(hotattrs);
+		bms_free(idattrs);
 		return result;
 	}
+	if (logical)
+		oldrow = NvmLogicalOldRow(rel, idattrs, &oldtup,
+								  !NvmRowLockAttrsEqual(rel, idattrs, &oldtup, newtup));
+	bms_free(idattrs);
 
 	/*
 	 * The new xmax keeps the FOR KEY SHARE lockers of a row whose key stays;
@@ -368,6 +398,8 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 			NvmRowLockReleaseTuple(rel, otid, &tuplock);
 			slot->tts_tid = heaptup->t_self;
 			*update_indexes = !hot;
+			if (logical)
+				NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow);
 			if (shouldFree)
 				pfree(newtup);
 			bms_free(hotattrs);
@@ -399,6 +431,8 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
 	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
 	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false, true);
+	if (logical)
+		NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow);
 	if (heaptup != newtup)
 	{
 		newtup->t_self = heaptup->t_self;

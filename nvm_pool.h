@@ -114,6 +114,7 @@ extern char *nvm_persist_trace;
 #define XLOG_NVM_REL_CREATE		0x50	/* a directory entry taken */
 #define XLOG_NVM_REL_DROP		0x60	/* a directory entry freed */
 #define XLOG_NVM_REL_TRUNCATE	0x70	/* a relation cut to nblocks */
+#define XLOG_NVM_LOGICAL		0x80	/* a row change, for logical decoding only */
 
 /*
  * The main data of the page records; block 0 is the page (its relation's

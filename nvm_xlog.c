@@ -173,6 +173,8 @@ NvmXlogRedo(XLogReaderState *record)
 	}
 	else if (info == XLOG_NVM_COMMIT_RESOLVED)
 		NvmXlogRedoCommitResolved((XlNvmCommitResolved *) XLogRecGetData(record));
+	else if (info == XLOG_NVM_LOGICAL)
+		return;					/* for logical decoding only */
 	else
 		elog(PANIC, "nvm_am redo: unknown record type %u", info);
 }
@@ -235,6 +237,8 @@ NvmXlogDesc(StringInfo buf, XLogReaderState *record)
 			appendStringInfoString(buf, info == XLOG_NVM_NEW_PAGE ?
 								   ", whole page" : ", with the page before it");
 	}
+	else if (info == XLOG_NVM_LOGICAL)
+		NvmLogicalDesc(buf, XLogRecGetData(record), XLogRecGetDataLen(record));
 }
 
 static const char *
@@ -258,6 +262,8 @@ NvmXlogIdentify(uint8 info)
 			return "REL_DROP";
 		case XLOG_NVM_REL_TRUNCATE:
 			return "REL_TRUNCATE";
+		case XLOG_NVM_LOGICAL:
+			return "LOGICAL";
 	}
 	return NULL;
 }
@@ -267,6 +273,7 @@ static RmgrData nvm_rmgr = {
 	.rm_redo = NvmXlogRedo,
 	.rm_desc = NvmXlogDesc,
 	.rm_identify = NvmXlogIdentify,
+	.rm_decode = NvmLogicalDecode,
 };
 
 /*

@@ -32,7 +32,7 @@ LAYERS = {
                             "nvm_pool_internal.h"], []),
     "page": ("nvm_page.h", ["ipl_log.c", "ipl_wal.c", "ipl_cache.c",
                             "ipl_internal.h"], ["pool"]),
-    "hooks": ("nvm_hooks.h", ["nvm_xlog.c", "nvm_commit.c", "nvm_recovery.c",
+    "hooks": ("nvm_hooks.h", ["nvm_xlog.c", "nvm_logical.c", "nvm_commit.c", "nvm_recovery.c",
                               "nvm_storage.c"], ["pool"]),
     "am": ("nvm_am.h", ["nvm_am.c", "nvm_guc.c", "nvm_scan.c", "nvm_index.c",
                         "nvm_modify.c", "nvm_rowlock.c", "nvm_prune.c",
