@@ -30,6 +30,11 @@
  *		function the access method installs (NvmXlogSetPageRedo), since
  *		this layer does not call the page layer.
  *
+ *	  With wal_level = logical, in either mode, LOGICAL records carry the
+ *	  rows of changes for logical decoding: nvm_logical.c writes and
+ *	  decodes them (the decode callback of the resource manager); redo
+ *	  ignores them.
+ *
  * Locks: a spinlock around the shared protected-xid horizon; the pool's
  * directory lock, exclusive, to redo relation records.
  *

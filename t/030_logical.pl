@@ -4,7 +4,9 @@
 # inserts, COPY, multi-row and speculative inserts, HOT and non-HOT
 # updates (of an unchanged key too), key changes, deletes, values stored out of line, replica
 # identity DEFAULT / FULL / USING INDEX / NOTHING, rolled-back
-# subtransactions, rows moved between partitions; then logical
+# subtransactions, rows moved between partitions, a transaction larger
+# than logical_decoding_work_mem (spilled to disk), a table rewrite and
+# VACUUM FULL (whose copies are not changes); then logical
 # replication (pgoutput, CREATE SUBSCRIPTION) of nvm_am tables under
 # pgbench: after catch-up the subscriber's tables equal the publisher's.
 use strict;
@@ -21,6 +23,7 @@ my $LOGICAL = qq{
 wal_level = logical
 max_replication_slots = 4
 max_wal_senders = 4
+logical_decoding_work_mem = 64kB
 };
 
 # the tables of one access method, their names prefixed with $p
@@ -85,6 +88,10 @@ sub workload
 		qq{UPDATE ${p}part SET k = 160 WHERE k = 1},
 		qq{UPDATE ${p}part SET v = 'still high' WHERE k = 150},
 		qq{DELETE FROM ${p}part WHERE k = 160},
+		qq{INSERT INTO ${p}kv SELECT s, repeat('spilled', 10), NULL FROM generate_series(1000, 3999) s},
+		qq{ALTER TABLE ${p}byidx ADD COLUMN d int DEFAULT length(random()::text)},
+		qq{VACUUM FULL ${p}kv},
+		qq{UPDATE ${p}kv SET v = 'after vacuum full' WHERE k = 1000},
 		qq{TRUNCATE ${p}nokey});
 }
 
@@ -122,6 +129,9 @@ for my $mode ('off', 'on')
 		"wal_log $mode: REPLICA IDENTITY FULL carries the whole old row");
 	unlike($out{'n_'}, qr/rolled back|aborted/,
 		"wal_log $mode: rolled-back changes are not decoded");
+	is($node->safe_psql('postgres',
+			q{SELECT spill_txns > 0 FROM pg_stat_replication_slots WHERE slot_name = 'dec'}),
+		't', "wal_log $mode: the large transactions were spilled to disk");
 	$node->safe_psql('postgres', q{SELECT pg_drop_replication_slot('dec')});
 	$node->stop;
 }
