@@ -94,7 +94,7 @@ extern struct Bitmapset *NvmLogicalIdentity(Relation rel);
 extern HeapTuple NvmLogicalOldRow(Relation rel, struct Bitmapset *idattrs,
 								  HeapTuple oldtup, bool keyChanged);
 extern void NvmLogicalLog(Relation rel, uint8 action, HeapTuple newtup,
-						  HeapTuple oldrow);
+						  HeapTuple oldrow, bool moreRows);
 extern void NvmLogicalDecode(struct LogicalDecodingContext *ctx,
 							 struct XLogRecordBuffer *buf);
 extern void NvmLogicalDesc(struct StringInfoData *buf, const char *data, Size len);

@@ -59,6 +59,7 @@
 /* XlNvmLogical.flags */
 #define XLNVM_LOGICAL_HAS_NEW	0x01	/* the new row follows */
 #define XLNVM_LOGICAL_HAS_OLD	0x02	/* then the old row's identity */
+#define XLNVM_LOGICAL_MORE		0x04	/* more rows of one multi-insert follow */
 
 /*
  * LOGICAL: the change's relation and kind, then each row present as an
@@ -180,11 +181,14 @@ NvmLogicalPutRow(HeapTuple tup, XlNvmLogicalRow *hdr)
 /*
  * NvmLogicalLog - write the LOGICAL record of a change of rel: action, the
  * new row as stored (NULL for a delete) and oldrow from NvmLogicalOldRow
- * (NULL if none; freed here).  Caller holds no page lock and made sure
+ * (NULL if none; freed here).  moreRows: an insert of a multi-insert whose
+ * later rows' TOAST chunks were stored before it (the decoder keeps the
+ * chunks it has reassembled).  Caller holds no page lock and made sure
  * NvmLogicalWanted(rel); the transaction has an xid.
  */
 void
-NvmLogicalLog(Relation rel, uint8 action, HeapTuple newtup, HeapTuple oldrow)
+NvmLogicalLog(Relation rel, uint8 action, HeapTuple newtup, HeapTuple oldrow,
+			  bool moreRows)
 {
 	XlNvmLogical xlrec;
 	XlNvmLogicalRow newhdr;
@@ -200,6 +204,8 @@ NvmLogicalLog(Relation rel, uint8 action, HeapTuple newtup, HeapTuple oldrow)
 	memset(&xlrec, 0, sizeof(xlrec));
 	xlrec.node = rel->rd_node;
 	xlrec.action = action;
+	if (moreRows)
+		xlrec.flags |= XLNVM_LOGICAL_MORE;
 	XLogBeginInsert();
 	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
 	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
@@ -287,9 +293,16 @@ NvmLogicalDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 
 	ReorderBufferProcessXid(ctx->reorder, xid, buf->origptr);
 	if ((XLogRecGetInfo(r) & ~XLR_INFO_MASK) != XLOG_NVM_LOGICAL ||
-		SnapBuildCurrentState(ctx->snapshot_builder) < SNAPBUILD_FULL_SNAPSHOT ||
-		ctx->fast_forward ||
-		!SnapBuildProcessChange(ctx->snapshot_builder, xid, buf->origptr))
+		SnapBuildCurrentState(ctx->snapshot_builder) < SNAPBUILD_FULL_SNAPSHOT)
+		return;
+
+	/*
+	 * Even when fast-forwarding (a slot advanced without output), the change
+	 * goes to the snapshot builder: it gives the transaction its base
+	 * snapshot, whose xmin holds the slot's catalog_xmin back.
+	 */
+	if (!SnapBuildProcessChange(ctx->snapshot_builder, xid, buf->origptr) ||
+		ctx->fast_forward)
 		return;
 	if (!NvmLogicalParse(XLogRecGetData(r), XLogRecGetDataLen(r), &xlrec))
 		elog(ERROR, "nvm_am LOGICAL record at %X/%X is malformed",
@@ -309,7 +322,7 @@ NvmLogicalDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 		change->data.tp.newtuple = NvmLogicalReadRow(ctx->reorder, &p, xlrec.newLen);
 	if (xlrec.flags & XLNVM_LOGICAL_HAS_OLD)
 		change->data.tp.oldtuple = NvmLogicalReadRow(ctx->reorder, &p, xlrec.oldLen);
-	change->data.tp.clear_toast_afterwards = true;
+	change->data.tp.clear_toast_afterwards = (xlrec.flags & XLNVM_LOGICAL_MORE) == 0;
 	ReorderBufferQueueChange(ctx->reorder, xid, buf->origptr, change, false);
 }
 

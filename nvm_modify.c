@@ -98,7 +98,7 @@ NvmModifyInsert(Relation rel, HeapTuple tup, CommandId cid, int options,
 	/* a speculative insert is logged when it is confirmed */
 	if (specToken == 0 && (options & TABLE_INSERT_NO_LOGICAL) == 0 &&
 		NvmLogicalWanted(rel))
-		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, heaptup, NULL);
+		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, heaptup, NULL, false);
 	if (heaptup != tup)
 	{
 		tup->t_self = heaptup->t_self;
@@ -169,7 +169,7 @@ NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 	LWLockRelease(lock);
 	if (logged)
 	{
-		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, logged, NULL);
+		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, logged, NULL, false);
 		heap_freetuple(logged);
 	}
 	if (toastcopy)
@@ -182,12 +182,51 @@ NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 		pgstat_count_heap_delete(rel);
 }
 
+/*
+ * NvmModifyMultiInsert - insert the rows of slots (COPY, CTAS, INSERT ...
+ * SELECT into a new table) as heap_multi_insert does: every row prepared
+ * (its long values stored in the TOAST table) first, then each placed.
+ * Logical decoding therefore sees all their TOAST chunks before their rows,
+ * as with heap, and each row's record but the last asks the decoder to keep
+ * the chunks it has put together.
+ */
 void
 NvmModifyMultiInsert(Relation rel, TupleTableSlot **slots, int ntuples,
 					 CommandId cid, int options)
 {
+	int			dirIndex = NvmStorageRelDirIndex(rel);
+	TransactionId xid = GetCurrentTransactionId();
+	bool		logical = (options & TABLE_INSERT_NO_LOGICAL) == 0 &&
+		NvmLogicalWanted(rel);
+	HeapTuple  *stored = palloc(ntuples * sizeof(HeapTuple));
+
+	NvmCommitBeforeWrite();
 	for (int i = 0; i < ntuples; i++)
-		NvmModifyInsertSlot(rel, slots[i], cid, options, 0);
+	{
+		HeapTuple	tup = ExecFetchSlotHeapTuple(slots[i], true, NULL);
+
+		slots[i]->tts_tableOid = RelationGetRelid(rel);
+		stored[i] = NvmModifyPrepareInsert(rel, tup, xid, cid, options, NULL);
+	}
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+	for (int i = 0; i < ntuples; i++)
+	{
+		HeapTuple	tup = ExecFetchSlotHeapTuple(slots[i], true, NULL);
+
+		NvmModifyPlaceTuple(rel, dirIndex, stored[i], false, true,
+							(options & TABLE_INSERT_SKIP_FSM) == 0);
+		if (logical)
+			NvmLogicalLog(rel, NVM_LOGICAL_INSERT, stored[i], NULL, i + 1 < ntuples);
+		if (stored[i] != tup)
+		{
+			tup->t_self = stored[i]->t_self;
+			heap_freetuple(stored[i]);
+		}
+		slots[i]->tts_tid = tup->t_self;
+		ItemPointerCopy(&tup->t_self, &tup->t_data->t_ctid);
+	}
+	pfree(stored);
+	NvmPoolCountAdd(NVM_STAT_TUPLES_INSERTED, ntuples);
 	pgstat_count_heap_insert(rel, ntuples);
 }
 
@@ -235,7 +274,7 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	LWLockRelease(lock);
 	NvmRowLockReleaseTuple(rel, tid, &tuplock);
 	if (logical)
-		NvmLogicalLog(rel, NVM_LOGICAL_DELETE, NULL, oldrow);
+		NvmLogicalLog(rel, NVM_LOGICAL_DELETE, NULL, oldrow, false);
 	bms_free(idattrs);
 
 	if (oldcopy)
@@ -399,7 +438,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 			slot->tts_tid = heaptup->t_self;
 			*update_indexes = !hot;
 			if (logical)
-				NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow);
+				NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow, false);
 			if (shouldFree)
 				pfree(newtup);
 			bms_free(hotattrs);
@@ -432,7 +471,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
 	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false, true);
 	if (logical)
-		NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow);
+		NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow, false);
 	if (heaptup != newtup)
 	{
 		newtup->t_self = heaptup->t_self;

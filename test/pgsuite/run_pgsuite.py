@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""run_pgsuite.py - PostgreSQL's own regression and isolation suites, on heap
-and with nvm_am as the default table access method, in the same run.
+"""run_pgsuite.py - PostgreSQL's own regression and isolation suites, and
+those of contrib/test_decoding (logical decoding), on heap and with nvm_am as
+the default table access method, in the same run.
 
 Heap is the reference: every test that passes on heap must pass on nvm_am.
 The installed server and the test files may differ in minor version (the
@@ -12,11 +13,13 @@ Steps:
      `apt-get source` through a temporary sources list and lists directory
      (the machine's apt configuration is not touched), the installed version
      where it is served, else the newest that is; cached in CACHE between
-     runs (only src/test/regress, src/test/isolation and contrib/spi are
-     kept);
+     runs (only src/test/regress, src/test/isolation, contrib/spi and
+     contrib/test_decoding are kept);
   2. regress.so, refint.so and autoinc.so built with PGXS;
   3. two clusters of the installed server: "heap" and "nvm" (nvm_am
-     preloaded, pool on /dev/shm).  In each, the test databases are created
+     preloaded, pool on /dev/shm), both with wal_level = logical and
+     test_decoding's other settings (its logical.conf), so nvm_am writes
+     its logical-decoding records throughout the suites.  In each, the test databases are created
      as pg_regress would create them; in "nvm" they also get the extension
      and default_table_access_method = nvm_am.  The suites then run with
      --use-existing;
@@ -37,11 +40,13 @@ Steps:
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
-  standby: 534 nvm_am tables, 0 problems
+  decoding: 19/19; decoding_isolation: 11/11; standby: 534 nvm_am tables,
+  0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
-Usage: run_pgsuite.py WORKDIR [--only regress|isolation] [--tests T ...]
+Usage: run_pgsuite.py WORKDIR [--only SUITE] [--tests T ...]
+(SUITE: regress, isolation, decoding, decoding_isolation)
 Run as root (it fetches with apt-get and runs the servers as postgres) or as
 postgres with the source already in the cache.
 """
@@ -60,12 +65,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PGBIN = "/usr/lib/postgresql/15/bin"
 PG_CONFIG = os.path.join(PGBIN, "pg_config")
 CACHE = os.environ.get("NVM_PGSRC_CACHE", "/var/cache/nvm_am/pgsrc")
-SUITES = ("regress", "isolation")
+SUITES = ("regress", "isolation", "decoding", "decoding_isolation")
+# per suite: the directory of its files, the runner (regress or isolation),
+# the database (pg_regress's default for the kind of test)
+SUITE_SPEC = {"regress": ("src/test/regress", "regress", "regression"),
+              "isolation": ("src/test/isolation", "isolation", "isolation_regression"),
+              "decoding": ("contrib/test_decoding", "regress", "contrib_regression"),
+              "decoding_isolation": ("contrib/test_decoding", "isolation",
+                                     "isolation_regression")}
+# the parts of the source tree kept in the cache
+KEEP = ["src/test/regress/", "src/test/isolation/", "contrib/spi/",
+        "contrib/test_decoding/"]
+# test_decoding's logical.conf, on both clusters
+LOGICAL_CONF = ["wal_level = logical", "max_replication_slots = 4",
+                "logical_decoding_work_mem = 64kB"]
 # pg_regress's database settings (pg_regress.c, create_database)
 DB_SETTINGS = ["lc_messages TO 'C'", "lc_monetary TO 'C'", "lc_numeric TO 'C'",
                "lc_time TO 'C'", "bytea_output TO 'hex'",
                "timezone_abbreviations TO 'Default'"]
-DBNAME = {"regress": "regression", "isolation": "isolation_regression"}
+DBNAME = {k: v[2] for k, v in SUITE_SPEC.items()}
 # a test's step that waits longer than this is cancelled (isolationtester)
 STEP_TIMEOUT = os.environ.get("NVM_PGSUITE_STEP_TIMEOUT", "60")
 # a whole suite that runs longer than this is stopped
@@ -93,7 +111,9 @@ def apt_opts(tmp):
 def fetch_source():
     """the extracted test sources of Debian's postgresql-15 package (cached)"""
     marker = os.path.join(CACHE, "VERSION")
-    if os.path.exists(marker):
+    cached = os.path.join(CACHE, "postgresql")
+    if os.path.exists(marker) and all(os.path.isdir(os.path.join(cached, k))
+                                      for k in KEEP):
         with open(marker) as f:
             version = f.read().strip()
         return os.path.join(CACHE, "postgresql"), version
@@ -138,9 +158,8 @@ def fetch_source():
     src = os.path.join(CACHE, "postgresql")
     with tarfile.open(tars[0]) as t:
         top = t.getmembers()[0].name.split("/")[0]
-        keep = ["src/test/regress/", "src/test/isolation/", "contrib/spi/"]
         members = [m for m in t.getmembers()
-                   if any(m.name.startswith(top + "/" + k) for k in keep)]
+                   if any(m.name.startswith(top + "/" + k) for k in KEEP)]
         t.extractall(CACHE, members=members)
     os.rename(os.path.join(CACHE, top), src)
     shutil.rmtree(tmp)
@@ -191,6 +210,8 @@ class Cluster:
                 "max_connections = 100", "max_prepared_transactions = 10",
                 "fsync = off", "log_min_messages = warning",
                 "log_line_prefix = '%m [%p] '"]
+        if not self.wal:
+            conf += LOGICAL_CONF
         if self.nvm:
             conf += ["shared_preload_libraries = 'nvm_am'", "nvm_am.pool_size = '2GB'"]
             conf += ["nvm_am.pool_path = '%s'" % self.pool] if not self.wal else [
@@ -247,12 +268,21 @@ class Cluster:
             os.unlink(self.pool)
 
 
+def makefile_list(path, var):
+    """the words of variable var in a Makefile (continuation lines joined)"""
+    with open(path) as f:
+        text = f.read().replace("\\\n", " ")
+    m = re.search(r"^%s\s*=\s*(.*)$" % var, text, re.M)
+    return m.group(1).split() if m else []
+
+
 def run_suite(suite, src, lib, cluster, out, tests):
     """run one suite on one cluster; returns {test: passed}"""
-    inputdir = os.path.join(src, "src/test", suite)
+    subdir, kind, _ = SUITE_SPEC[suite]
+    inputdir = os.path.join(src, subdir)
     pgxs = os.path.dirname(subprocess.run([PG_CONFIG, "--pgxs"], capture_output=True,
                                           text=True, check=True).stdout.strip())
-    if suite == "regress":
+    if kind == "regress":
         prog = os.path.join(pgxs, "../test/regress/pg_regress")
         extra = ["--dlpath=" + lib, "--max-concurrent-tests=20"]
         schedule = os.path.join(inputdir, "parallel_schedule")
@@ -260,6 +290,10 @@ def run_suite(suite, src, lib, cluster, out, tests):
         prog = os.path.join(pgxs, "../test/isolation/pg_isolation_regress")
         extra = []
         schedule = os.path.join(inputdir, "isolation_schedule")
+    if subdir.startswith("contrib/") and not tests:
+        # a contrib module lists its tests in its Makefile
+        tests = makefile_list(os.path.join(inputdir, "Makefile"),
+                              "REGRESS" if kind == "regress" else "ISOLATION")
     cluster.create_db(DBNAME[suite])
     os.makedirs(out, exist_ok=True)
     run(["chown", "-R", "postgres:", out], check=False)
@@ -460,10 +494,10 @@ def main():
                 summary.append("regress: heap %d/%d, nvm_am %d/%d of heap's passes"
                                % (len(heap_ok), len(h), same, len(heap_ok)))
             else:
-                summary.append("isolation: %d/%d" % (same, len(heap_ok)))
+                summary.append("%s: %d/%d" % (suite, same, len(heap_ok)))
             log("   %s: %.0f s for both runs" % (suite, secs))
-        for p in nvm.check([DBNAME[s] for s in SUITES
-                            if not opts.only or s == opts.only]):
+        for p in nvm.check(sorted({DBNAME[s] for s in SUITES
+                                   if not opts.only or s == opts.only})):
             problems.append("nvm_am_check after the suites: " + p)
             failed += 1
     finally:
