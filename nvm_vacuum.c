@@ -18,7 +18,10 @@
  *	  all-frozen, or, unless aggressive (or DISABLE_PAGE_SKIPPING),
  *	  all-visible, leaving relfrozenxid where it was when it skipped one
  *	  not frozen.  Freezing looks at the raw xmax: hint bits are not
- *	  durable here.
+ *	  durable here.  Whether the indexes are vacuumed is decided as heap
+ *	  decides it: INDEX_CLEANUP off / on / auto (the single pass skipped
+ *	  for a handful of dead line pointers, which then stay), and the
+ *	  wraparound failsafe.
  *
  * Locks: VACUUM's ShareUpdateExclusiveLock on the table; the page lock,
  * exclusively, while one page is pruned and frozen.  VACUUM FULL and
@@ -59,6 +62,29 @@
 
 #include "nvm_am.h"
 
+/*
+ * Index vacuuming, as heap's VACUUM decides it (PostgreSQL 15): INDEX_CLEANUP
+ * off never removes index entries (dead line pointers stay until a VACUUM
+ * that does); on always does; auto (the default) skips the index pass when
+ * it would be the only one and fewer than NVM_BYPASS_PAGES_FRACTION of the
+ * pages have dead line pointers, fewer than NVM_BYPASS_MAX_ITEMS of them
+ * (the bulk-delete pass is then still followed by the indexes' cleanup).
+ * The wraparound failsafe (vacuum_failsafe_age) stops index vacuuming,
+ * index cleanup, truncation and the cost-based delay.
+ */
+#define NVM_BYPASS_PAGES_FRACTION	0.02
+#define NVM_BYPASS_MAX_ITEMS	(32L * 1024L * 1024L / (long) sizeof(ItemPointerData))
+
+typedef struct NvmVacuumIndexing
+{
+	bool		vacuum;			/* index entries of dead TIDs are removed */
+	bool		cleanup;		/* the indexes' cleanup runs at the end */
+	bool		considerBypass; /* auto: the single pass may be skipped */
+	bool		failsafe;		/* the failsafe stopped both */
+	BlockNumber lpdeadPages;	/* pages left with dead line pointers by pruning */
+	int64		lpdeadItems;	/* and those line pointers */
+} NvmVacuumIndexing;
+
 /* the dead TIDs one VACUUM collects, in TID order */
 typedef struct NvmDeadTids
 {
@@ -96,6 +122,15 @@ NvmVacuumTidReaped(ItemPointer itemptr, void *state)
 	NvmDeadTids *d = (NvmDeadTids *) state;
 
 	return bsearch(itemptr, d->tids, d->n, sizeof(ItemPointerData), NvmVacuumTidCmp) != NULL;
+}
+
+/* NvmVacuumRelName - "database.schema.table", as heap's VACUUM names it */
+static char *
+NvmVacuumRelName(Relation rel)
+{
+	return psprintf("%s.%s.%s", get_database_name(MyDatabaseId),
+					get_namespace_name(RelationGetNamespace(rel)),
+					RelationGetRelationName(rel));
 }
 
 /*
@@ -397,6 +432,60 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 }
 
 /*
+ * NvmVacuumFailsafe - has the table's relfrozenxid or relminmxid grown so
+ * old (vacuum_failsafe_age, vacuum_multixact_failsafe_age) that VACUUM
+ * must only freeze?  Then index vacuuming, index cleanup, truncation and
+ * the cost-based delay stop for the rest of this VACUUM, as in heap's.
+ */
+static bool
+NvmVacuumFailsafe(Relation rel, NvmVacuumIndexing *ix, int indexScans)
+{
+	if (ix->failsafe)
+		return true;
+	if (!vacuum_xid_failsafe_check(rel->rd_rel->relfrozenxid, rel->rd_rel->relminmxid))
+		return false;
+	ix->failsafe = true;
+	ix->vacuum = false;
+	ix->cleanup = false;
+	VacuumCostActive = false;
+	VacuumCostBalance = 0;
+	ereport(WARNING,
+			(errmsg("skipping index vacuuming and truncation of table \"%s\" as a failsafe against transaction ID wraparound, after %d index scans",
+					NvmVacuumRelName(rel), indexScans),
+			 errdetail("The relfrozenxid or relminmxid of the table is older than vacuum_failsafe_age or vacuum_multixact_failsafe_age."),
+			 errhint("Let this VACUUM finish freezing; a later VACUUM removes the index entries of dead rows.")));
+	return true;
+}
+
+/*
+ * NvmVacuumDeadTidsDone - the dead TIDs collected so far are dealt with:
+ * by an index pass (always for a table without indexes, whose pass only
+ * frees line pointers), or forgotten (the line pointers stay dead) when
+ * index vacuuming is off, bypassed (last: the end of the scan, and no
+ * pass ran yet) or stopped by the failsafe.
+ */
+static void
+NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
+					  IndexBulkDeleteResult **istats, BufferAccessStrategy bstrategy,
+					  NvmDeadTids *dead, TransactionId OldestXmin, Buffer *vmbuf,
+					  NvmVacuumIndexing *ix, bool last, BlockNumber nblocks,
+					  int *indexScans, int64 *vacuumed, int64 *deadItems)
+{
+	if (nindexes > 0 && ix->vacuum && last && ix->considerBypass &&
+		ix->lpdeadPages < nblocks * NVM_BYPASS_PAGES_FRACTION &&
+		ix->lpdeadItems < NVM_BYPASS_MAX_ITEMS)
+		ix->vacuum = false;		/* so few: as if there were none */
+	ix->considerBypass = false;
+	if (nindexes == 0 ||
+		(ix->vacuum && !NvmVacuumFailsafe(rel, ix, *indexScans)))
+		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
+						   bstrategy, dead, OldestXmin, vmbuf, indexScans, vacuumed,
+						   deadItems);
+	else
+		dead->n = 0;
+}
+
+/*
  * NvmVacuumNonEmptyPages - the number of blocks up to and including the
  * last one, below nblocks, that has a line pointer in use.  Takes each
  * page's lock shared.
@@ -439,13 +528,17 @@ NvmVacuumNonEmptyPages(int dirIndex, BlockNumber nblocks)
 
 static BlockNumber
 NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
-				  BlockNumber nblocks)
+				  BlockNumber nblocks, bool failsafe)
 {
-	BlockNumber keep = NvmVacuumNonEmptyPages(dirIndex, nblocks);
-	BlockNumber freeable = nblocks - keep;
+	BlockNumber keep;
+	BlockNumber freeable;
 	int			tries = 0;
 
-	if (params->truncate == VACOPTVALUE_DISABLED || freeable == 0 ||
+	if (params->truncate == VACOPTVALUE_DISABLED || failsafe)
+		return nblocks;
+	keep = NvmVacuumNonEmptyPages(dirIndex, nblocks);
+	freeable = nblocks - keep;
+	if (freeable == 0 ||
 		(freeable < NVM_TRUNCATE_MINIMUM &&
 		 freeable < nblocks / NVM_TRUNCATE_FRACTION))
 		return nblocks;
@@ -527,15 +620,6 @@ NvmVacuumNextUnskippable(Relation rel, BlockNumber from, BlockNumber nblocks,
 	return blkno;
 }
 
-/* NvmVacuumRelName - "database.schema.table", as heap's VACUUM names it */
-static char *
-NvmVacuumRelName(Relation rel)
-{
-	return psprintf("%s.%s.%s", get_database_name(MyDatabaseId),
-					get_namespace_name(RelationGetNamespace(rel)),
-					RelationGetRelationName(rel));
-}
-
 /*
  * NvmVacuumReport - VACUUM VERBOSE's report, and autovacuum's log line when
  * it ran longer than log_autovacuum_min_duration.
@@ -544,11 +628,13 @@ static void
 NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 				int indexScans, BlockNumber origBlocks, BlockNumber nblocks,
 				BlockNumber scanned, double live, double deadrows,
-				int64 deadItems, TransactionId frozenXid,
-				TransactionId oldFrozenXid, bool frozenXidUpdated)
+				int64 deadItems, const NvmVacuumIndexing *ix, bool aggressive,
+				TransactionId frozenXid, TransactionId oldFrozenXid,
+				bool frozenXidUpdated)
 {
 	int			elevel;
 	StringInfoData buf;
+	const char *what;
 
 	if (params->options & VACOPT_VERBOSE)
 		elevel = INFO;
@@ -559,16 +645,34 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 	else
 		return;
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "%s \"%s\": index scans: %d\n",
-					 IsAutoVacuumWorkerProcess() ? "automatic vacuum of table" :
-					 "finished vacuuming", NvmVacuumRelName(rel), indexScans);
+	if (!IsAutoVacuumWorkerProcess())
+		what = "finished vacuuming";
+	else if (aggressive)
+		what = params->is_wraparound ?
+			"automatic aggressive vacuum to prevent wraparound of table" :
+			"automatic aggressive vacuum of table";
+	else
+		what = params->is_wraparound ?
+			"automatic vacuum to prevent wraparound of table" :
+			"automatic vacuum of table";
+	appendStringInfo(&buf, "%s \"%s\": index scans: %d\n", what,
+					 NvmVacuumRelName(rel), indexScans);
 	appendStringInfo(&buf, "pages: %u removed, %u remain, %u scanned (%.2f%% of total)\n",
 					 origBlocks > nblocks ? origBlocks - nblocks : 0, nblocks, scanned,
 					 origBlocks == 0 ? 100.0 : 100.0 * scanned / origBlocks);
 	appendStringInfo(&buf, "tuples: %.0f remain, %.0f are dead but not yet removable\n",
 					 live, deadrows);
-	appendStringInfo(&buf, "dead item identifiers removed: %lld",
-					 (long long) deadItems);
+	/* the dead line pointers pruning left, and what became of them */
+	if (ix->vacuum)
+		appendStringInfo(&buf, "index scan %s: %u pages from table (%.2f%% of total) had %lld dead item identifiers removed",
+						 indexScans > 0 ? "needed" : "not needed", ix->lpdeadPages,
+						 origBlocks == 0 ? 100.0 : 100.0 * ix->lpdeadPages / origBlocks,
+						 (long long) deadItems);
+	else
+		appendStringInfo(&buf, "index scan bypassed%s: %u pages from table (%.2f%% of total) have %lld dead item identifiers",
+						 ix->failsafe ? " by failsafe" : "", ix->lpdeadPages,
+						 origBlocks == 0 ? 100.0 : 100.0 * ix->lpdeadPages / origBlocks,
+						 (long long) ix->lpdeadItems);
 	if (frozenXidUpdated)
 		appendStringInfo(&buf, "\nnew relfrozenxid: %u, which is %d XIDs ahead of previous value",
 						 frozenXid, (int32) (frozenXid - oldFrozenXid));
@@ -602,6 +706,11 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	double		deadrows = 0;
 	int64		deadItems = 0;
 	int			indexScans = 0;
+	NvmVacuumIndexing ix = {
+		.vacuum = params->index_cleanup != VACOPTVALUE_DISABLED,
+		.cleanup = params->index_cleanup != VACOPTVALUE_DISABLED,
+		.considerBypass = params->index_cleanup == VACOPTVALUE_AUTO,
+	};
 	int64		vacuumedPages = 0;
 	Relation   *Irel = NULL;
 	int			nindexes = 0;
@@ -617,6 +726,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	BlockNumber nextScan;
 	bits8	   *skipped;
 	TimestampTz start = GetCurrentTimestamp();
+	int64		deadBefore;
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
 							  MaxHeapTuplesPerPage);
 
@@ -643,6 +753,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	if (params->options & VACOPT_VERBOSE)
 		ereport(INFO,
 				(errmsg("vacuuming \"%s\"", NvmVacuumRelName(rel))));
+	(void) NvmVacuumFailsafe(rel, &ix, 0);
 
 	/* pg_stat_progress_vacuum, as heap's VACUUM reports it */
 	{
@@ -675,21 +786,27 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 			continue;
 		}
 		vacuum_delay_point();
+		deadBefore = dead.n;
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
 					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
+		if (dead.n > deadBefore)
+		{
+			ix.lpdeadPages++;
+			ix.lpdeadItems += dead.n - deadBefore;
+		}
 		pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, dead.n);
-		/* dead TIDs are kept within maintenance_work_mem: pass over now */
+		/* dead TIDs are kept within maintenance_work_mem: deal with them now */
 		if (dead.n >= maxDead)
-			NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
-							   bstrategy, &dead, OldestXmin, &vmbuf,
-							   &indexScans, &vacuumedPages, &deadItems);
+			NvmVacuumDeadTidsDone(rel, dirIndex, Irel, nindexes, istats, bstrategy,
+								  &dead, OldestXmin, &vmbuf, &ix, false, origBlocks,
+								  &indexScans, &vacuumedPages, &deadItems);
 	}
 	pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_SCANNED, nblocks);
 	if (dead.n > 0)
-		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
-						   bstrategy, &dead, OldestXmin, &vmbuf,
-						   &indexScans, &vacuumedPages, &deadItems);
+		NvmVacuumDeadTidsDone(rel, dirIndex, Irel, nindexes, istats, bstrategy,
+							  &dead, OldestXmin, &vmbuf, &ix, true, origBlocks,
+							  &indexScans, &vacuumedPages, &deadItems);
 	if (BufferIsValid(vmbuf))
 		ReleaseBuffer(vmbuf);
 	if (dead.tids)
@@ -699,9 +816,10 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	if (scanned < origBlocks)
 		live = vac_estimate_reltuples(rel, origBlocks, scanned, live);
 
-	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
-								 PROGRESS_VACUUM_PHASE_INDEX_CLEANUP);
-	for (int i = 0; i < nindexes; i++)
+	if (ix.cleanup)
+		pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+									 PROGRESS_VACUUM_PHASE_INDEX_CLEANUP);
+	for (int i = 0; i < nindexes && ix.cleanup; i++)
 	{
 		IndexVacuumInfo ivinfo;
 
@@ -711,6 +829,9 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 			vac_update_relstats(Irel[i], istats[i]->num_pages, istats[i]->num_index_tuples,
 								0, false, InvalidTransactionId, InvalidMultiXactId,
 								NULL, NULL, false);
+	}
+	for (int i = 0; i < nindexes; i++)
+	{
 		if (istats[i])
 			pfree(istats[i]);
 	}
@@ -718,7 +839,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	pfree(istats);
 
 	/* give back the empty pages at the end */
-	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks);
+	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks, ix.failsafe);
 	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
 								 PROGRESS_VACUUM_PHASE_FINAL_CLEANUP);
 
@@ -755,7 +876,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
 	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, start, indexScans, origBlocks, nblocks, scanned,
-					live, deadrows, deadItems, frozenXid, oldFrozenXid,
+					live, deadrows, deadItems, &ix, aggressive, frozenXid, oldFrozenXid,
 					frozenXidUpdated);
 }
 
