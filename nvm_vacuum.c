@@ -962,9 +962,25 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 	Tuplesortstate *sort = NULL;
 	TransactionId cutoff = *xid_cutoff;
 	HeapTuple	sorted;
+	BlockNumber nblocks = NvmPoolRelNBlocks(NvmStorageRelDirIndex(OldTable));
+	BlockNumber scannedBlocks = 0;
+	int64		scannedTuples = 0;
+	int64		written = 0;
 
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 	NvmCommitBeforeWrite();
+
+	/* pg_stat_progress_cluster, as heap's copy reports it */
+	if (OldIndex != NULL && !use_sort)
+		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
+									 PROGRESS_CLUSTER_PHASE_INDEX_SCAN_HEAP);
+	else
+	{
+		const int	index[] = {PROGRESS_CLUSTER_PHASE, PROGRESS_CLUSTER_TOTAL_HEAP_BLKS};
+		const int64 value[] = {PROGRESS_CLUSTER_PHASE_SEQ_SCAN_HEAP, nblocks};
+
+		pgstat_progress_update_multi_param(2, index, value);
+	}
 
 	if (OldIndex != NULL && use_sort)
 		sort = tuplesort_begin_cluster(RelationGetDescr(OldTable), OldIndex,
@@ -988,6 +1004,13 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
 			break;
 		tup = ExecFetchSlotHeapTuple(slot, false, &shouldFree);
+		pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_SCANNED, ++scannedTuples);
+		if (tscan != NULL && ItemPointerGetBlockNumber(&tup->t_self) > scannedBlocks)
+		{
+			/* the blocks before this tuple's are done */
+			scannedBlocks = ItemPointerGetBlockNumber(&tup->t_self);
+			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_BLKS_SCANNED, scannedBlocks);
+		}
 		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
 		{
 			case HEAPTUPLE_DEAD:
@@ -1005,22 +1028,33 @@ NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
 		if (sort != NULL)
 			tuplesort_putheaptuple(sort, copy);
 		else
+		{
 			NvmVacuumStoreCopy(NewTable, newIndex, copy);
+			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN, ++written);
+		}
 		heap_freetuple(copy);
 	}
 	if (iscan)
 		index_endscan(iscan);
 	if (tscan)
+	{
 		table_endscan(tscan);
+		pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_BLKS_SCANNED, nblocks);
+	}
 	ExecDropSingleTupleTableSlot(slot);
 
 	if (sort != NULL)
 	{
+		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
+									 PROGRESS_CLUSTER_PHASE_SORT_TUPLES);
 		tuplesort_performsort(sort);
+		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
+									 PROGRESS_CLUSTER_PHASE_WRITE_NEW_HEAP);
 		while ((sorted = tuplesort_getheaptuple(sort, true)) != NULL)
 		{
 			CHECK_FOR_INTERRUPTS();
 			NvmVacuumStoreCopy(NewTable, newIndex, sorted);
+			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN, ++written);
 		}
 		tuplesort_end(sort);
 	}

@@ -7,6 +7,7 @@
 # - INDEX_CLEANUP off leaves every dead line pointer, the index entries
 #   still pointing at them; the next VACUUM removes them; INDEX_CLEANUP on
 #   scans the indexes even for one dead row;
+# - pg_stat_progress_cluster shows CLUSTER's copy (phase, blocks, rows);
 # - the wraparound failsafe: an anti-wraparound autovacuum of tables whose
 #   relfrozenxid is older than autovacuum_freeze_max_age * 1.05 (with
 #   vacuum_failsafe_age = 0) freezes them but leaves the indexes alone
@@ -16,6 +17,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
@@ -90,6 +92,43 @@ is(sql(q{SET enable_seqscan = off; SET enable_indexscan = off;
 	'rows deleted before VACUUM (INDEX_CLEANUP off) stay deleted');
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('tn')}), '0',
 	'nvm_am_check is clean with dead line pointers left');
+
+# pg_stat_progress_cluster during the copy of CLUSTER: the sort compares
+# index expressions, which block on an advisory lock at row 1000, after the
+# scan of the old table
+sql(q{CREATE FUNCTION gate(i int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+	  BEGIN
+	    IF i = 1000 AND current_setting('app.gate', true) = 'on' THEN
+	      PERFORM pg_advisory_lock_shared(42);
+	      PERFORM pg_advisory_unlock_shared(42);
+	    END IF;
+	    RETURN i;
+	  END $$;
+	  CREATE TABLE pc (id int, pad text) USING nvm_am;
+	  INSERT INTO pc SELECT g, repeat('p', 100) FROM generate_series(1, 3000) g;
+	  CREATE INDEX pc_gate ON pc (gate(id));});
+my $pcpages = sql(q{SELECT pg_relation_size('pc') / 8192});
+my $holder = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+	  q{SELECT pg_advisory_lock(42), pg_sleep(300)} ], '>', \my $hout, '2>', \my $herr);
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 1 FROM pg_locks WHERE locktype = 'advisory' AND granted})
+  or die 'the advisory lock was not taken';
+my $cl = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', 'SET enable_indexscan = off',
+	  '-c', 'SET app.gate = on', '-c', 'CLUSTER pc USING pc_gate' ],
+	'>', \my $cout, '2>', \my $cerr);
+ok( $node->poll_query_until(
+		'postgres', qq{SELECT command = 'CLUSTER' AND phase = 'sorting tuples'
+		AND heap_tuples_scanned = 3000 AND heap_blks_total = $pcpages
+		AND heap_blks_scanned = $pcpages AND heap_tuples_written = 0
+		FROM pg_stat_progress_cluster WHERE relid = 'pc'::regclass}),
+	'pg_stat_progress_cluster shows the copy sorting the rows it scanned');
+sql(q{SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND mode = 'ExclusiveLock'});
+$holder->finish;
+ok($cl->finish, 'CLUSTER succeeds') or diag($cerr);
+is(sql(q{SELECT count(*) FROM pg_stat_progress_cluster}), '0', 'and leaves the view');
+is(sql(q{SELECT count(*) FROM pc}), '3000', 'the clustered table has its rows');
 
 # the failsafe, in an anti-wraparound autovacuum: 120,000 xids burnt with
 # autovacuum off, then autovacuum on: it finds the tables past
