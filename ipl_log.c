@@ -1388,6 +1388,70 @@ IplNewPage(int dirIndex)
 }
 
 /*
+ * IplNewPageFilled - add a page at the end of a relation holding tuples
+ * tups[0..n), as many as fit with reserve bytes left free (the first one
+ * always: it fits an empty page), placed as IplTupleRecord places them one
+ * by one; sets their t_self and t_ctid; returns how many it placed and the
+ * page's block number in *blkno.  The page is built in ordinary memory and
+ * written to its frame once, as a copy is (IplCopyPage): one page write
+ * instead of an empty page and one in-page record per tuple, for a
+ * multi-insert that fills new pages (COPY).  A page it fills goes to a
+ * plain frame; one with room left to a log frame, for the inserts that
+ * follow.  Caller holds the relation's extension lock; the tuples' xmin is
+ * its transaction's, so a crash before the commit leaves them aborted.
+ */
+int
+IplNewPageFilled(int dirIndex, HeapTuple *tups, int n, Size reserve,
+				 BlockNumber *blkno)
+{
+	PGAlignedBlock image;
+	Page		page = image.data;
+	bool		wal = IplWalNeeded(dirIndex);
+	uint64		frame;
+	int			placed = 0;
+
+	*blkno = NvmPoolRelNBlocks(dirIndex);
+	PageInit(page, BLCKSZ, 0);
+	while (placed < n)
+	{
+		HeapTuple	tup = tups[placed];
+		Size		need = MAXALIGN(tup->t_len) + (placed > 0 ? reserve : 0);
+		OffsetNumber off;
+		HeapTupleHeader body;
+
+		if (PageGetHeapFreeSpace(page) < need)
+			break;
+		off = OffsetNumberNext(PageGetMaxOffsetNumber(page));
+		((PageHeader) page)->pd_upper = IplTuplePlace(page, tup->t_len);
+		((PageHeader) page)->pd_lower += sizeof(ItemIdData);
+		ItemIdSetNormal(PageGetItemId(page, off), ((PageHeader) page)->pd_upper,
+						tup->t_len);
+		body = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off));
+		memcpy(body, tup->t_data, tup->t_len);
+		ItemPointerSet(&tup->t_self, *blkno, off);
+		body->t_ctid = tup->t_self;
+		placed++;
+	}
+
+	/* page-table frames first: nothing can fail between alloc and publish */
+	NvmPoolRelEnsurePath(dirIndex, *blkno);
+	frame = NvmPoolAllocFrame(placed == n);	/* full: a plain frame */
+	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
+	if (wal)
+		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, *blkno, page, NvmPoolFrameWalLsn(frame),
+				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
+	IplPageSetGen(page, NvmPoolNextGeneration());
+	IplSetChecksum(dirIndex, *blkno, page);
+	memcpy(NvmPoolFramePage(frame), page, BLCKSZ);
+	IplPersist(dirIndex, NvmPoolFramePage(frame), BLCKSZ);
+	/* its checksum was computed from these bytes: no check at its first read */
+	NvmPoolSetFrameVerified(frame);
+	NvmPoolRelMapNewBlock(dirIndex, *blkno, frame);
+	NvmPoolCountAdd(NVM_STAT_TUPLES_BULK_PLACED, placed);
+	return placed;
+}
+
+/*
  * IplTupleItem - what placing a tuple of len bytes at off under line
  * pointer lp changes on page (as it is before) besides the tuple: the line
  * pointer, in item, and the 8-byte word at offset 8 (pd_checksum,

@@ -183,6 +183,89 @@ NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 }
 
 /*
+ * NvmModifyCheckSize - a row longer than a page can hold (after TOAST) is
+ * an error, as in heap.
+ */
+static void
+NvmModifyCheckSize(HeapTuple tup)
+{
+	if (tup->t_len > MaxHeapTupleSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row is too big: size %zu, maximum size %zu",
+						(size_t) tup->t_len, (size_t) MaxHeapTupleSize)));
+}
+
+/*
+ * NvmModifyFillsPage - would tups[0..n) fill a new page within the
+ * fillfactor's free space (saveFreeSpace)?
+ */
+static bool
+NvmModifyFillsPage(HeapTuple *tups, int n, Size saveFreeSpace)
+{
+	Size		total = SizeOfPageHeaderData + saveFreeSpace;
+
+	for (int i = 0; i < n && total < BLCKSZ; i++)
+		total += MAXALIGN(tups[i]->t_len) + sizeof(ItemIdData);
+	return total >= BLCKSZ;
+}
+
+/*
+ * NvmModifyFillNewPages - place the first of tups[0..n) and those after it
+ * on new pages, each built in memory and written whole (IplNewPageFilled),
+ * for as long as they fill a page, provided the page this backend inserts
+ * into has no room for the first; returns how many it placed (0: none,
+ * they go one by one).  As heap's multi-insert, a new page takes as many
+ * rows as fit within the fillfactor.
+ */
+static int
+NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
+					  int *fitCurrent)
+{
+	Size		saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
+	BlockNumber target = RelationGetTargetBlock(rel);
+	int			placed = 0;
+
+	*fitCurrent = 0;
+	if (!NvmModifyFillsPage(tups, n, saveFreeSpace))
+		return 0;
+	if (target != InvalidBlockNumber && target < NvmPoolRelNBlocks(dirIndex))
+	{
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, target);
+		Size		avail;
+
+		LWLockAcquire(lock, LW_SHARED);
+		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, target));
+		LWLockRelease(lock);
+
+		/* the current page first: how many of the rows it takes */
+		while (*fitCurrent < n &&
+			   MAXALIGN(tups[*fitCurrent]->t_len) + saveFreeSpace <= avail)
+			avail -= MAXALIGN(tups[(*fitCurrent)++]->t_len) + sizeof(ItemIdData);
+		if (*fitCurrent > 0)
+			return 0;
+	}
+	do
+	{
+		BlockNumber blkno;
+		int			got;
+
+		LockRelationForExtension(rel, ExclusiveLock);
+		got = IplNewPageFilled(dirIndex, tups + placed, n - placed, saveFreeSpace,
+							   &blkno);
+		NvmStorageExtended(RelationGetSmgr(rel), blkno);
+		NvmVismapClear(rel, dirIndex, blkno, VISIBILITYMAP_VALID_BITS);
+		UnlockRelationForExtension(rel, ExclusiveLock);
+		if (got == 0)
+			elog(ERROR, "nvm_am could not place a row of %u bytes on a new page",
+				 tups[placed]->t_len);
+		RelationSetTargetBlock(rel, blkno);
+		placed += got;
+	} while (placed < n && NvmModifyFillsPage(tups + placed, n - placed, saveFreeSpace));
+	return placed;
+}
+
+/*
  * NvmModifyMultiInsert - insert the rows of slots (COPY, CTAS, INSERT ...
  * SELECT into a new table) as heap_multi_insert does: every row prepared
  * (its long values stored in the TOAST table) first, then each placed.
@@ -207,14 +290,29 @@ NvmModifyMultiInsert(Relation rel, TupleTableSlot **slots, int ntuples,
 
 		slots[i]->tts_tableOid = RelationGetRelid(rel);
 		stored[i] = NvmModifyPrepareInsert(rel, tup, xid, cid, options, NULL);
+		NvmModifyCheckSize(stored[i]);
 	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
-	for (int i = 0; i < ntuples; i++)
+	for (int i = 0, bulk = 0, single = 0; i < ntuples; i++)
 	{
 		HeapTuple	tup = ExecFetchSlotHeapTuple(slots[i], true, NULL);
 
-		NvmModifyPlaceTuple(rel, dirIndex, stored[i], false, true,
-							(options & TABLE_INSERT_SKIP_FSM) == 0);
+		/*
+		 * Rows that would fill a new page go onto one built in memory and
+		 * written whole; the others one by one (first those the page this
+		 * backend inserts into has room for; then, if less than a page is
+		 * left, one the free space map offers, or a new one).
+		 */
+		if (i >= bulk && i >= single)
+		{
+			int			fit;
+
+			bulk = i + NvmModifyFillNewPages(rel, dirIndex, stored + i, ntuples - i, &fit);
+			single = i + fit;
+		}
+		if (i >= bulk)
+			NvmModifyPlaceTuple(rel, dirIndex, stored[i], false, true,
+								(options & TABLE_INSERT_SKIP_FSM) == 0);
 		if (logical)
 			NvmLogicalLog(rel, NVM_LOGICAL_INSERT, stored[i], NULL, i + 1 < ntuples);
 		if (stored[i] != tup)
@@ -565,11 +663,7 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 	Size		targetFreeSpace;
 	Size		reserve;
 
-	if (tup->t_len > MaxHeapTupleSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("row is too big: size %zu, maximum size %zu",
-						(size_t) tup->t_len, (size_t) MaxHeapTupleSize)));
+	NvmModifyCheckSize(tup);
 
 	/*
 	 * The fillfactor keeps part of each page free for later updates of its

@@ -80,6 +80,8 @@ extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 
 /* changing: tuples and line pointers */
 extern BlockNumber IplNewPage(int dirIndex);
+extern int	IplNewPageFilled(int dirIndex, HeapTuple *tups, int n, Size reserve,
+							 BlockNumber *blkno);
 extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
 extern void IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly);

@@ -268,6 +268,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"log_frame_demotions",
 	"log_frames_short",
 	"relied_commit_flushes",
+	"bulk_placed_tuples",
 };
 
 static pg_crc32c

@@ -11,7 +11,8 @@
 #
 # The workload: transfer transactions over accounts, tellers and history
 # (nvm_am) and branches (heap), so that a commit touches both kinds of
-# storage, plus inserts and deletes of an nvm_am table, and VACUUM; and a
+# storage, plus inserts and deletes of an nvm_am table, COPYs of 300 rows
+# into an existing one (new pages written whole), and VACUUM; and a
 # client whose storage is new in its transaction (persisted at pre-commit,
 # not change by change): CREATE TABLE AS, some through two-phase commit,
 # TRUNCATE and a reload, some rolled back.  On
@@ -64,6 +65,8 @@ CREATE TABLE tellers (tid int PRIMARY KEY, tbalance bigint NOT NULL, filler char
 CREATE TABLE branches (bid int PRIMARY KEY, bbalance bigint NOT NULL, filler char(80)) USING heap;
 CREATE TABLE history (id bigint PRIMARY KEY, aid int, tid int, bid int, delta int, filler char(20)) USING nvm_am;
 CREATE TABLE misc (id bigint PRIMARY KEY, v int NOT NULL, pad text) USING nvm_am;
+CREATE TABLE bulk (k int NOT NULL, id int NOT NULL, pad text) USING nvm_am;
+CREATE INDEX ON bulk (k, id);
 INSERT INTO accounts SELECT g, 0, '' FROM generate_series(1, 300) g;
 INSERT INTO tellers SELECT g, 0, '' FROM generate_series(1, 10) g;
 INSERT INTO branches SELECT g, 0, '' FROM generate_series(1, 3) g;
@@ -145,6 +148,11 @@ sub client_script
 		$s .= "INSERT INTO misc VALUES ($id, $i, repeat('m', " . (20 + int(rand(200))) . "));\n"
 		  if $c == 3;
 		$s .= "DELETE FROM misc WHERE id = " . ($id - 40) . ";\n" if $c == 3 && $i > 40 && $i % 2;
+		# COPY of 300 rows into an existing table: new pages written whole
+		$s .= ($i % 300 == 0 ? "BEGIN;\n" : '')
+		  . "COPY bulk FROM PROGRAM 'seq 1 300 | sed \"s/^/$i\\t/; s/\$/\\t"
+		  . ('b' x 50) . "/\"';\n" . ($i % 300 == 0 ? "ROLLBACK;\n" : '')
+		  if $c == 2 && $i % 25 == 0;
 		$s .= "VACUUM accounts; VACUUM tellers; VACUUM misc;\n" if $c == 1 && $i % 200 == 0;
 	}
 	return $s;
@@ -274,6 +282,10 @@ SELECT a.aid, a.abalance, h.s, a.ctid, a.xmin, a.xmax FROM accounts a
 	cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname LIKE 'ctas\_%'}),
 		'>', 0, "$name: tables made by CREATE TABLE AS are there")
 	  if $point == $last;
+	is($node->safe_psql('postgres', q{SELECT count(*) FROM (SELECT k FROM bulk GROUP BY k HAVING count(*) <> 300 OR sum(id) <> 45150) s}),
+		'0', "$name: every COPY into an existing table is there whole or not at all");
+	cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM bulk}), '>=', 300,
+		"$name: COPYs into an existing table are there") if $point == $last;
 	my $agg = q{SELECT count(*) || ':' || md5(coalesce(string_agg(id::text, ',' ORDER BY id), '')) FROM };
 	is($node->safe_psql('postgres', "SET enable_seqscan = off; SET enable_bitmapscan = off; $agg history WHERE id > 0; $agg misc WHERE id > 0"),
 		$node->safe_psql('postgres', "SET enable_indexscan = off; SET enable_bitmapscan = off; $agg history; $agg misc"),
@@ -281,7 +293,8 @@ SELECT a.aid, a.abalance, h.s, a.ctid, a.xmin, a.xmax FROM accounts a
 	my $problems = $node->safe_psql('postgres', q{
 SELECT t, blkno, offnum, problem FROM (
   SELECT 'accounts' t, * FROM nvm_am.nvm_am_check('accounts') UNION ALL SELECT 'tellers', * FROM nvm_am.nvm_am_check('tellers')
-  UNION ALL SELECT 'history', * FROM nvm_am.nvm_am_check('history') UNION ALL SELECT 'misc', * FROM nvm_am.nvm_am_check('misc')) c
+  UNION ALL SELECT 'history', * FROM nvm_am.nvm_am_check('history') UNION ALL SELECT 'misc', * FROM nvm_am.nvm_am_check('misc')
+  UNION ALL SELECT 'bulk', * FROM nvm_am.nvm_am_check('bulk')) c
  LIMIT 20});
 	is($problems, '', "$name: nvm_am_check finds no problem");
 	$node->stop('immediate');
