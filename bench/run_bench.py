@@ -27,7 +27,9 @@ Workloads
               nvm_am only
   tpch        TPC-H-like Q1 and Q6 over a generated lineitem table, cold
               (first run after a restart) and warm (median of the next runs);
-              the load of the table is the "load" row
+              the load of the table is the "load" row (CREATE TABLE AS),
+              and a COPY of its rows into a table made before is a
+              second "load" row
   crash       time from SIGKILL of the postmaster (during a TPC-B run) to
               the first answered query, at two data sizes
 
@@ -1014,6 +1016,47 @@ def timed_query(setup, sql, runs):
     return times, cpu, body
 
 
+def copy_load(cfg, owners, rows, n):
+    """COPY of lineitem's rows (written to a file once, from the first
+    store) into an empty table made in an earlier transaction: a
+    multi-insert that is not the load of new storage.  cfg["runs"] rounds,
+    stores alternated; the "load ... COPY" row: median time."""
+    variant = "COPY %dk rows into a table" % (n // 1000)
+    cfile = "/dev/shm/nvm_bench_lineitem.copy"
+    setup_psql(owners[0], "COPY lineitem TO '%s'" % cfile, timeout=3600)
+    times = {s: [] for s in owners}
+    try:
+        for rnd in range(cfg["runs"]):
+            for setup in rotation(owners, rnd):
+                _, am, _ = SETUPS[setup]
+                db = DBS[am]
+                setup_psql(setup, "DROP TABLE IF EXISTS lineitem_copy")
+                setup_psql(setup, "CREATE TABLE lineitem_copy (LIKE lineitem)")
+                use_setup(setup)
+                check_am(db, am, ["lineitem_copy"])
+                start = begin_measure(db)
+                t0 = time.monotonic()
+                setup_psql(setup, "COPY lineitem_copy FROM '%s'" % cfile, timeout=3600)
+                elapsed = time.monotonic() - t0
+                use_setup(setup)
+                delta = end_measure(db, start)
+                setup_psql(setup, "DROP TABLE lineitem_copy")
+                times[setup].append(dict(elapsed=elapsed, delta=delta))
+                log("   COPY %d/%d %-15s %.3f s" % (rnd + 1, cfg["runs"], setup, elapsed))
+    finally:
+        if os.path.exists(cfile):
+            os.unlink(cfile)
+    for setup in owners:
+        ts = [t["elapsed"] for t in times[setup]]
+        med = statistics.median(ts)
+        res = dict(status="ok", detail="", txns=n * len(ts), time_s=med, tps=n / med,
+                   samples=ts, runs=len(ts), runs_total=len(ts),
+                   wal_bytes=sum(t["delta"]["wal"] for t in times[setup]),
+                   pmem_bytes=sum(t["delta"]["pmem"] for t in times[setup]),
+                   page_bytes=sum(t["delta"]["pages"] for t in times[setup]))
+        add_row(rows, setup, "load", variant, res, unit="row")
+
+
 def tpch(cfg, setups, rows):
     """Load lineitem into every store cfg["runs"] times, stores alternated
     (the "load" row: median time; the space: the first load), then
@@ -1057,6 +1100,7 @@ def tpch(cfg, setups, rows):
                    pmem_bytes=sum(t["delta"]["pmem"] for t in loads[setup]),
                    page_bytes=sum(t["delta"]["pages"] for t in loads[setup]))
         add_row(rows, setup, "load", variant, res, unit="row")
+    copy_load(cfg, owners, rows, n)
 
     sizes = {}
     per = {}
