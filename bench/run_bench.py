@@ -1016,6 +1016,19 @@ def timed_query(setup, sql, runs):
     return times, cpu, body
 
 
+def add_load_row(rows, setup, variant, n, timings):
+    """The "load" row of setup: the median of the runs' times (timings:
+    dicts of elapsed seconds and measured bytes, delta), n rows a run."""
+    ts = [t["elapsed"] for t in timings]
+    med = statistics.median(ts)
+    res = dict(status="ok", detail="", txns=n * len(ts), time_s=med, tps=n / med,
+               samples=ts, runs=len(ts), runs_total=len(ts),
+               wal_bytes=sum(t["delta"]["wal"] for t in timings),
+               pmem_bytes=sum(t["delta"]["pmem"] for t in timings),
+               page_bytes=sum(t["delta"]["pages"] for t in timings))
+    add_row(rows, setup, "load", variant, res, unit="row")
+
+
 def copy_load(cfg, owners, rows, n):
     """COPY of lineitem's rows (written to a file once, from the first
     store) into an empty table made in an earlier transaction: a
@@ -1047,14 +1060,7 @@ def copy_load(cfg, owners, rows, n):
         if os.path.exists(cfile):
             os.unlink(cfile)
     for setup in owners:
-        ts = [t["elapsed"] for t in times[setup]]
-        med = statistics.median(ts)
-        res = dict(status="ok", detail="", txns=n * len(ts), time_s=med, tps=n / med,
-                   samples=ts, runs=len(ts), runs_total=len(ts),
-                   wal_bytes=sum(t["delta"]["wal"] for t in times[setup]),
-                   pmem_bytes=sum(t["delta"]["pmem"] for t in times[setup]),
-                   page_bytes=sum(t["delta"]["pages"] for t in times[setup]))
-        add_row(rows, setup, "load", variant, res, unit="row")
+        add_load_row(rows, setup, variant, n, times[setup])
 
 
 def tpch(cfg, setups, rows):
@@ -1092,14 +1098,7 @@ def tpch(cfg, setups, rows):
             loads[setup].append(timing)
             log("   load %d/%d %-15s %.3f s" % (rnd + 1, cfg["runs"], setup, timing["elapsed"]))
     for setup in owners:
-        ts = [t["elapsed"] for t in loads[setup]]
-        med = statistics.median(ts)
-        res = dict(status="ok", detail="", txns=n * len(ts), time_s=med, tps=n / med,
-                   samples=ts, runs=len(ts), runs_total=len(ts),
-                   wal_bytes=sum(t["delta"]["wal"] for t in loads[setup]),
-                   pmem_bytes=sum(t["delta"]["pmem"] for t in loads[setup]),
-                   page_bytes=sum(t["delta"]["pages"] for t in loads[setup]))
-        add_row(rows, setup, "load", variant, res, unit="row")
+        add_load_row(rows, setup, variant, n, loads[setup])
     copy_load(cfg, owners, rows, n)
 
     sizes = {}
