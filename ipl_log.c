@@ -1205,6 +1205,68 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 }
 
 /*
+ * The pages this backend gave a log frame, oldest first (a ring): when log
+ * frames run out, one of them gives its frame back (IplStealLogFrame).
+ */
+#define IPL_LOGGED_RING		64
+static struct
+{
+	int			dirIndex;
+	BlockNumber blkno;
+}			ipl_logged[IPL_LOGGED_RING];
+static int	ipl_logged_next = 0;	/* where the next one goes */
+static int	ipl_logged_n = 0;		/* how many the ring holds */
+
+/* IplLoggedPush - note that page blkno of dirIndex got a log frame */
+static void
+IplLoggedPush(int dirIndex, BlockNumber blkno)
+{
+	ipl_logged[ipl_logged_next].dirIndex = dirIndex;
+	ipl_logged[ipl_logged_next].blkno = blkno;
+	ipl_logged_next = (ipl_logged_next + 1) % IPL_LOGGED_RING;
+	if (ipl_logged_n < IPL_LOGGED_RING)
+		ipl_logged_n++;
+}
+
+/*
+ * IplStealLogFrame - log frames have run out: seal (IplSeal) the page this
+ * backend gave a log frame longest ago, if its lock can be had at once, so
+ * that its frame is free for page blkno of dirIndex.  Most likely that page
+ * has stopped changing: a statement that changes a large table moves on
+ * through it.  Without this the page being changed would be written whole
+ * at each of its changes until some VACUUM gives log frames back.  Returns
+ * whether a page was sealed.  Caller holds the lock of page blkno (the
+ * same lock as a candidate's: that one is passed over).
+ */
+static bool
+IplStealLogFrame(int dirIndex, BlockNumber blkno)
+{
+	LWLock	   *own = NvmPoolPageLock(dirIndex, blkno);
+
+	for (int tries = 0; tries < 4 && ipl_logged_n > 0; tries++)
+	{
+		int			i = (ipl_logged_next - ipl_logged_n + IPL_LOGGED_RING) % IPL_LOGGED_RING;
+		int			vdir = ipl_logged[i].dirIndex;
+		BlockNumber vblk = ipl_logged[i].blkno;
+		LWLock	   *lock;
+
+		ipl_logged_n--;
+		/* the relation may be gone, its entry reused: sealing never harms */
+		if (vdir < 0 || vdir >= NvmPoolDirSize() || NvmPoolRelIsDamaged(vdir) ||
+			vblk >= NvmPoolRelNBlocks(vdir))
+			continue;
+		lock = NvmPoolPageLock(vdir, vblk);
+		if (lock == own || !LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
+			continue;
+		IplSeal(vdir, vblk, false);
+		LWLockRelease(lock);
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_STOLEN, 1);
+		return true;
+	}
+	return false;
+}
+
+/*
  * IplApply - make the record in rb a change of page, which must be the
  * cached image IplGetPage returned under the exclusive page lock: append
  * it to the page's log and apply it, or, when the log has no room, apply
@@ -1251,6 +1313,21 @@ IplApply(Page page, IplRecBuf *rb)
 		 */
 		uint64		frame = NvmPoolAllocFrame(true);
 
+		if (NvmPoolFrameLogSize(frame) == 0 && NvmPoolLogSize() > 0 && !ipl_in_redo &&
+			IplStealLogFrame(s->dirIndex, s->blkno))
+		{
+			uint64		other = NvmPoolTryAllocFrame(true);
+
+			if (other != 0 && NvmPoolFrameLogSize(other) > 0)
+			{
+				NvmPoolGiveBackFrame(frame);
+				frame = other;
+			}
+			else if (other != 0)
+				NvmPoolGiveBackFrame(other);
+		}
+		if (NvmPoolFrameLogSize(frame) > 0)
+			IplLoggedPush(s->dirIndex, s->blkno);
 		if (wal)
 			IplWalChange(s, page, rb, InvalidTransactionId);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
@@ -1384,6 +1461,8 @@ IplNewPage(int dirIndex)
 		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, NvmPoolFrameWalLsn(frame),
 				   0, NULL, 0, InvalidTransactionId, REGBUF_WILL_INIT);
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
+	if (NvmPoolFrameLogSize(frame) > 0)
+		IplLoggedPush(dirIndex, blkno);
 	return blkno;
 }
 

@@ -269,6 +269,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"log_frames_short",
 	"relied_commit_flushes",
 	"bulk_placed_tuples",
+	"log_frames_stolen",
 };
 
 static pg_crc32c

@@ -1,7 +1,8 @@
 # 018_log_frames.pl - pages being changed live in log frames (one frame in
 # 8 has an in-page log area); with more pages in change than log frames,
-# the rest are written whole at each change (log_frames_short) and give
-# the same answers; VACUUM gives log frames of all-visible pages back when
+# a backend that finds none seals a page it gave one long ago
+# (log_frames_stolen), else the page is written whole (log_frames_short),
+# with the same answers; VACUUM gives log frames of all-visible pages back when
 # they run short; a crash and a restart keep every row and rebuild the
 # count of free log frames.
 use strict;
@@ -29,11 +30,15 @@ cmp_ok($lused, '<=', 1, 'after the load only the last page has a log frame');
 # change a row on every page: the first pages take all log frames, the
 # rest find none
 my $short0 = stat_of('log_frames_short');
+my $stolen0 = stat_of('log_frames_stolen');
 sql(q{UPDATE t SET v = v + 1 WHERE id % 50 = 0});
 sql(q{UPDATE t SET v = v + 1 WHERE id % 50 = 0});
 my (undef, $lused2, $lfree2) = logs();
 cmp_ok($lfree2, '<', $ltotal / 8, "log frames ran short ($lfree2 of $ltotal free)");
 cmp_ok(stat_of('log_frames_short') - $short0, '>', 0, 'changes that found no log frame were counted');
+cmp_ok(stat_of('log_frames_stolen') - $stolen0, '>', 0,
+	'pages given a log frame long before gave theirs back ('
+	  . (stat_of('log_frames_stolen') - $stolen0) . ')');
 is(sql(q{SELECT count(*), sum(v) FROM t}), '36000|1440', 'every change is there');
 is(sql(q{SELECT count(*) FROM t WHERE v <> CASE WHEN id % 50 = 0 THEN 2 ELSE 0 END}), '0',
 	'each row has its own value');
