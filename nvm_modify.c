@@ -214,22 +214,24 @@ NvmModifyFillsPage(HeapTuple *tups, int n, Size saveFreeSpace)
  * NvmModifyFillNewPages - place the first of tups[0..n) and those after it
  * on new pages, each built in memory and written whole (IplNewPageFilled),
  * for as long as they fill a page, provided the page this backend inserts
- * into has no room for the first; returns how many it placed (0: none,
- * they go one by one).  As heap's multi-insert, a new page takes as many
- * rows as fit within the fillfactor.
+ * into has no room for the first; fewer rows than a page go to a new page
+ * of their own only when the free space map (useFsm) offers no page with
+ * room.  Returns how many it placed (0: none, they go one by one; then
+ * *fitCurrent tells how many the current page has room for).  As heap's
+ * multi-insert, a new page takes as many rows as fit within the
+ * fillfactor.
  */
 static int
 NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
-					  int *fitCurrent)
+					  bool useFsm, int *fitCurrent)
 {
 	Size		saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
 	BlockNumber target = RelationGetTargetBlock(rel);
+	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
 	int			placed = 0;
 
 	*fitCurrent = 0;
-	if (!NvmModifyFillsPage(tups, n, saveFreeSpace))
-		return 0;
-	if (target != InvalidBlockNumber && target < NvmPoolRelNBlocks(dirIndex))
+	if (target != InvalidBlockNumber && target < nblocks)
 	{
 		LWLock	   *lock = NvmPoolPageLock(dirIndex, target);
 		Size		avail;
@@ -245,6 +247,15 @@ NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 		if (*fitCurrent > 0)
 			return 0;
 	}
+
+	/*
+	 * Less than a page of rows, and no room for them on the current page:
+	 * a page the free space map offers takes them one by one; without one
+	 * they would go to a new page anyway, which is built with them all.
+	 */
+	if (!NvmModifyFillsPage(tups, n, saveFreeSpace) && useFsm && nblocks > 0 &&
+		GetPageWithFreeSpace(rel, MAXALIGN(tups[0]->t_len) + saveFreeSpace) < nblocks)
+		return 0;
 	do
 	{
 		BlockNumber blkno;
@@ -307,7 +318,8 @@ NvmModifyMultiInsert(Relation rel, TupleTableSlot **slots, int ntuples,
 		{
 			int			fit;
 
-			bulk = i + NvmModifyFillNewPages(rel, dirIndex, stored + i, ntuples - i, &fit);
+			bulk = i + NvmModifyFillNewPages(rel, dirIndex, stored + i, ntuples - i,
+											 (options & TABLE_INSERT_SKIP_FSM) == 0, &fit);
 			single = i + fit;
 		}
 		if (i >= bulk)
