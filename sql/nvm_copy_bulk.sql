@@ -30,6 +30,23 @@ SELECT count(*), sum(id) FILTER (WHERE pad = 'updated') FROM nvm_cb WHERE id > 0
 RESET enable_seqscan;
 SELECT count(*) FROM nvm_am.nvm_am_check('nvm_cb');
 
+-- into an empty table every row goes onto pages built whole, the last
+-- batch's rows left over too (no page has room for them)
+CREATE TABLE nvm_cb_new (id int, pad text) USING nvm_am;
+CREATE TABLE nvm_cb_new_heap (id int, pad text) USING heap;
+CREATE TEMP TABLE cb_before2 AS
+  SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'bulk_placed_tuples';
+COPY nvm_cb_new FROM PROGRAM 'seq 1 2500 | sed "s/$/\tpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpad/"';
+COPY nvm_cb_new_heap FROM PROGRAM 'seq 1 2500 | sed "s/$/\tpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpadpad/"';
+-- (COPY hands over batches of rows: the rows left over by one fill a new
+-- page, which then takes the next batch's first rows one by one)
+SELECT s.value - b.value > 2300 AS nearly_all_bulk
+FROM nvm_am.nvm_am_stats s, cb_before2 b WHERE s.name = 'bulk_placed_tuples';
+SELECT count(*) AS rows_elsewhere
+FROM nvm_cb_new n FULL JOIN nvm_cb_new_heap h ON n.ctid = h.ctid AND n.id = h.id
+WHERE n.id IS NULL OR h.id IS NULL;
+DROP TABLE nvm_cb_new, nvm_cb_new_heap;
+
 -- the fillfactor holds for pages written whole, as for heap's
 CREATE TABLE nvm_cb_ff (id int, pad text) USING nvm_am WITH (fillfactor = 50);
 CREATE TABLE nvm_cb_ff_heap (id int, pad text) USING heap WITH (fillfactor = 50);
