@@ -1467,6 +1467,30 @@ IplNewPage(int dirIndex)
 }
 
 /*
+ * IplPublishNewPage - make frame, which holds a whole page, block blkno of
+ * relation dirIndex, past its end: the page's WAL record with its image
+ * (WAL mode), a new generation and checksum, persisted, then mapped.  Its
+ * checksum is computed from these bytes: no check at its first read.
+ * Caller made the page-table path (NvmPoolRelEnsurePath) and holds what
+ * keeps others from adding block blkno.
+ */
+static void
+IplPublishNewPage(int dirIndex, BlockNumber blkno, uint64 frame)
+{
+	Page		page = NvmPoolFramePage(frame);
+
+	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
+	if (IplWalNeeded(dirIndex))
+		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, page, NvmPoolFrameWalLsn(frame),
+				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
+	IplPageSetGen(page, NvmPoolNextGeneration());
+	IplSetChecksum(dirIndex, blkno, page);
+	IplPersist(dirIndex, page, BLCKSZ);
+	NvmPoolSetFrameVerified(frame);
+	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
+}
+
+/*
  * IplNewPageFilled - add a page at the end of a relation holding tuples
  * tups[0..n), as many as fit with reserve bytes left free (the first one
  * always: it fits an empty page), placed as IplTupleRecord places them one
@@ -1485,7 +1509,6 @@ IplNewPageFilled(int dirIndex, HeapTuple *tups, int n, Size reserve,
 {
 	PGAlignedBlock image;
 	Page		page = image.data;
-	bool		wal = IplWalNeeded(dirIndex);
 	uint64		frame;
 	int			placed = 0;
 
@@ -1515,17 +1538,8 @@ IplNewPageFilled(int dirIndex, HeapTuple *tups, int n, Size reserve,
 	/* page-table frames first: nothing can fail between alloc and publish */
 	NvmPoolRelEnsurePath(dirIndex, *blkno);
 	frame = NvmPoolAllocFrame(placed == n);	/* full: a plain frame */
-	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
-	if (wal)
-		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, *blkno, page, NvmPoolFrameWalLsn(frame),
-				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
-	IplPageSetGen(page, NvmPoolNextGeneration());
-	IplSetChecksum(dirIndex, *blkno, page);
 	memcpy(NvmPoolFramePage(frame), page, BLCKSZ);
-	IplPersist(dirIndex, NvmPoolFramePage(frame), BLCKSZ);
-	/* its checksum was computed from these bytes: no check at its first read */
-	NvmPoolSetFrameVerified(frame);
-	NvmPoolRelMapNewBlock(dirIndex, *blkno, frame);
+	IplPublishNewPage(dirIndex, *blkno, frame);
 	NvmPoolCountAdd(NVM_STAT_TUPLES_BULK_PLACED, placed);
 	return placed;
 }
@@ -1980,22 +1994,12 @@ void
 IplCopyPage(int srcIndex, int dstIndex, BlockNumber blkno)
 {
 	LWLock	   *lock = NvmPoolPageLock(srcIndex, blkno);
-	bool		wal = IplWalNeeded(dstIndex);
 	uint64		frame;
-	Page		page;
 
 	NvmPoolRelEnsurePath(dstIndex, blkno);
 	frame = NvmPoolAllocFrame(false);	/* a copy is not being changed */
-	page = NvmPoolFramePage(frame);
 	LWLockAcquire(lock, LW_SHARED);
-	memcpy(page, IplGetPage(srcIndex, blkno), BLCKSZ);
+	memcpy(NvmPoolFramePage(frame), IplGetPage(srcIndex, blkno), BLCKSZ);
 	LWLockRelease(lock);
-	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
-	if (wal)
-		IplWalPage(XLOG_NVM_NEW_PAGE, dstIndex, blkno, page, NvmPoolFrameWalLsn(frame),
-				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
-	IplPageSetGen(page, NvmPoolNextGeneration());
-	IplSetChecksum(dstIndex, blkno, page);
-	IplPersist(dstIndex, page, BLCKSZ);
-	NvmPoolRelMapNewBlock(dstIndex, blkno, frame);
+	IplPublishNewPage(dstIndex, blkno, frame);
 }

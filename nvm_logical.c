@@ -127,7 +127,6 @@ NvmLogicalOldRow(Relation rel, Bitmapset *idattrs, HeapTuple oldtup,
 	bool	   *nulls;
 	bool		external = false;
 	HeapTuple	key;
-	int			x = -1;
 
 	if (rel->rd_rel->relreplident == REPLICA_IDENTITY_NOTHING)
 		return NULL;
@@ -142,13 +141,8 @@ NvmLogicalOldRow(Relation rel, Bitmapset *idattrs, HeapTuple oldtup,
 	{
 		if (!bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, idattrs))
 			nulls[i] = true;
-	}
-	while ((x = bms_next_member(idattrs, x)) >= 0)
-	{
-		int			i = x + FirstLowInvalidHeapAttributeNumber - 1;
-
-		if (i >= 0 && !nulls[i] && TupleDescAttr(desc, i)->attlen == -1 &&
-			VARATT_IS_EXTERNAL(DatumGetPointer(values[i])))
+		else if (!nulls[i] && TupleDescAttr(desc, i)->attlen == -1 &&
+				 VARATT_IS_EXTERNAL(DatumGetPointer(values[i])))
 			external = true;
 	}
 

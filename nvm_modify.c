@@ -78,9 +78,36 @@ NvmModifyPrepareInsert(Relation rel, HeapTuple tup, TransactionId xid,
 }
 
 /*
- * NvmModifyInsert - insert one tuple; sets tup->t_self.
+ * NvmModifyLogsInserts - do inserts into rel with options write logical
+ * decoding's records?
+ */
+static bool
+NvmModifyLogsInserts(Relation rel, int options)
+{
+	return (options & TABLE_INSERT_NO_LOGICAL) == 0 && NvmLogicalWanted(rel);
+}
+
+/*
+ * NvmModifySlotInserted - tup, slot's row, was inserted as stored (tup
+ * itself or a TOASTed copy, freed here): the row's TID, and its t_ctid.
  */
 static void
+NvmModifySlotInserted(TupleTableSlot *slot, HeapTuple tup, HeapTuple stored)
+{
+	if (stored != tup)
+	{
+		tup->t_self = stored->t_self;
+		heap_freetuple(stored);
+	}
+	slot->tts_tid = tup->t_self;
+	ItemPointerCopy(&tup->t_self, &tup->t_data->t_ctid);
+}
+
+/*
+ * NvmModifyInsert - insert one tuple; returns the tuple stored (tup itself
+ * or a TOASTed copy), its t_self set.
+ */
+static HeapTuple
 NvmModifyInsert(Relation rel, HeapTuple tup, CommandId cid, int options,
 				uint32 specToken)
 {
@@ -96,15 +123,10 @@ NvmModifyInsert(Relation rel, HeapTuple tup, CommandId cid, int options,
 	NvmModifyPlaceTuple(rel, dirIndex, heaptup, specToken != 0, true,
 						(options & TABLE_INSERT_SKIP_FSM) == 0);
 	/* a speculative insert is logged when it is confirmed */
-	if (specToken == 0 && (options & TABLE_INSERT_NO_LOGICAL) == 0 &&
-		NvmLogicalWanted(rel))
+	if (specToken == 0 && NvmModifyLogsInserts(rel, options))
 		NvmLogicalLog(rel, NVM_LOGICAL_INSERT, heaptup, NULL, false);
-	if (heaptup != tup)
-	{
-		tup->t_self = heaptup->t_self;
-		heap_freetuple(heaptup);
-	}
 	NvmPoolCountAdd(NVM_STAT_TUPLES_INSERTED, 1);
+	return heaptup;
 }
 
 static void
@@ -115,9 +137,7 @@ NvmModifyInsertSlot(Relation rel, TupleTableSlot *slot, CommandId cid,
 	HeapTuple	tup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
 
 	slot->tts_tableOid = RelationGetRelid(rel);
-	NvmModifyInsert(rel, tup, cid, options, specToken);
-	slot->tts_tid = tup->t_self;
-	ItemPointerCopy(&tup->t_self, &tup->t_data->t_ctid);
+	NvmModifySlotInserted(slot, tup, NvmModifyInsert(rel, tup, cid, options, specToken));
 	if (shouldFree)
 		pfree(tup);
 }
@@ -290,8 +310,8 @@ NvmModifyMultiInsert(Relation rel, TupleTableSlot **slots, int ntuples,
 {
 	int			dirIndex = NvmStorageRelDirIndex(rel);
 	TransactionId xid = GetCurrentTransactionId();
-	bool		logical = (options & TABLE_INSERT_NO_LOGICAL) == 0 &&
-		NvmLogicalWanted(rel);
+	bool		logical = NvmModifyLogsInserts(rel, options);
+	bool		useFsm = (options & TABLE_INSERT_SKIP_FSM) == 0;
 	HeapTuple  *stored = palloc(ntuples * sizeof(HeapTuple));
 
 	NvmCommitBeforeWrite();
@@ -319,21 +339,14 @@ NvmModifyMultiInsert(Relation rel, TupleTableSlot **slots, int ntuples,
 			int			fit;
 
 			bulk = i + NvmModifyFillNewPages(rel, dirIndex, stored + i, ntuples - i,
-											 (options & TABLE_INSERT_SKIP_FSM) == 0, &fit);
+											 useFsm, &fit);
 			single = i + fit;
 		}
 		if (i >= bulk)
-			NvmModifyPlaceTuple(rel, dirIndex, stored[i], false, true,
-								(options & TABLE_INSERT_SKIP_FSM) == 0);
+			NvmModifyPlaceTuple(rel, dirIndex, stored[i], false, true, useFsm);
 		if (logical)
 			NvmLogicalLog(rel, NVM_LOGICAL_INSERT, stored[i], NULL, i + 1 < ntuples);
-		if (stored[i] != tup)
-		{
-			tup->t_self = stored[i]->t_self;
-			heap_freetuple(stored[i]);
-		}
-		slots[i]->tts_tid = tup->t_self;
-		ItemPointerCopy(&tup->t_self, &tup->t_data->t_ctid);
+		NvmModifySlotInserted(slots[i], tup, stored[i]);
 	}
 	pfree(stored);
 	NvmPoolCountAdd(NVM_STAT_TUPLES_INSERTED, ntuples);

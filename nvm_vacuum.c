@@ -620,6 +620,13 @@ NvmVacuumNextUnskippable(Relation rel, BlockNumber from, BlockNumber nblocks,
 	return blkno;
 }
 
+/* NvmVacuumPercent - pages as a percentage of the table's (100 when empty) */
+static double
+NvmVacuumPercent(BlockNumber pages, BlockNumber total)
+{
+	return total == 0 ? 100.0 : 100.0 * pages / total;
+}
+
 /*
  * NvmVacuumReport - VACUUM VERBOSE's report, and autovacuum's log line when
  * it ran longer than log_autovacuum_min_duration.
@@ -659,20 +666,18 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 					 NvmVacuumRelName(rel), indexScans);
 	appendStringInfo(&buf, "pages: %u removed, %u remain, %u scanned (%.2f%% of total)\n",
 					 origBlocks > nblocks ? origBlocks - nblocks : 0, nblocks, scanned,
-					 origBlocks == 0 ? 100.0 : 100.0 * scanned / origBlocks);
+					 NvmVacuumPercent(scanned, origBlocks));
 	appendStringInfo(&buf, "tuples: %.0f remain, %.0f are dead but not yet removable\n",
 					 live, deadrows);
 	/* the dead line pointers pruning left, and what became of them */
 	if (ix->vacuum)
 		appendStringInfo(&buf, "index scan %s: %u pages from table (%.2f%% of total) had %lld dead item identifiers removed",
 						 indexScans > 0 ? "needed" : "not needed", ix->lpdeadPages,
-						 origBlocks == 0 ? 100.0 : 100.0 * ix->lpdeadPages / origBlocks,
-						 (long long) deadItems);
+						 NvmVacuumPercent(ix->lpdeadPages, origBlocks), (long long) deadItems);
 	else
 		appendStringInfo(&buf, "index scan bypassed%s: %u pages from table (%.2f%% of total) have %lld dead item identifiers",
 						 ix->failsafe ? " by failsafe" : "", ix->lpdeadPages,
-						 origBlocks == 0 ? 100.0 : 100.0 * ix->lpdeadPages / origBlocks,
-						 (long long) ix->lpdeadItems);
+						 NvmVacuumPercent(ix->lpdeadPages, origBlocks), (long long) ix->lpdeadItems);
 	if (frozenXidUpdated)
 		appendStringInfo(&buf, "\nnew relfrozenxid: %u, which is %d XIDs ahead of previous value",
 						 frozenXid, (int32) (frozenXid - oldFrozenXid));

@@ -40,7 +40,7 @@ Steps:
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
-  decoding: 19/19; decoding_isolation: 11/11; standby: 534 nvm_am tables,
+  decoding: 18/18; decoding_isolation: 13/13; standby: 534 nvm_am tables,
   0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
