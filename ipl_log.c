@@ -1235,7 +1235,7 @@ IplLoggedPush(int dirIndex, BlockNumber blkno)
  * has stopped changing: a statement that changes a large table moves on
  * through it.  Without this the page being changed would be written whole
  * at each of its changes until some VACUUM gives log frames back.  Returns
- * whether a page was sealed.  Caller holds the lock of page blkno (the
+ * whether a page gave its log frame back.  Caller holds the lock of page blkno (the
  * same lock as a candidate's: that one is passed over).
  */
 static bool
@@ -1249,6 +1249,7 @@ IplStealLogFrame(int dirIndex, BlockNumber blkno)
 		int			vdir = ipl_logged[i].dirIndex;
 		BlockNumber vblk = ipl_logged[i].blkno;
 		LWLock	   *lock;
+		bool		sealed;
 
 		ipl_logged_n--;
 		/* the relation may be gone, its entry reused: sealing never harms */
@@ -1258,10 +1259,15 @@ IplStealLogFrame(int dirIndex, BlockNumber blkno)
 		lock = NvmPoolPageLock(vdir, vblk);
 		if (lock == own || !LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 			continue;
+		/* (a page sealed since, or with no plain frame to go to, frees none) */
 		IplSeal(vdir, vblk, false);
+		sealed = NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) == 0;
 		LWLockRelease(lock);
-		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_STOLEN, 1);
-		return true;
+		if (sealed)
+		{
+			NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_STOLEN, 1);
+			return true;
+		}
 	}
 	return false;
 }
