@@ -125,7 +125,8 @@ static IplRecBuf recbuf;
 
 static void IplApplyInPlace(int slot, Page image);
 static void IplRecPrunable(IplRecBuf *rb, Page page, HeapTupleHeader hdr);
-static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached);
+static Page IplImage(int dirIndex, BlockNumber blkno, uint64 *framep,
+					 IplReadSource *src);
 
 
 /* IplBytesCrc - CRC-32C of len bytes at data */
@@ -891,17 +892,28 @@ IplGetPage(int dirIndex, BlockNumber blkno)
 }
 
 /*
- * IplImage - IplGetPage, also telling the page's frame.
+ * IplReadPage - IplGetPage, also telling where the image came from (*src).
+ */
+Page
+IplReadPage(int dirIndex, BlockNumber blkno, IplReadSource *src)
+{
+	uint64		frame;
+
+	return IplImage(dirIndex, blkno, &frame, src);
+}
+
+/*
+ * IplImage - IplGetPage, also telling the page's frame and (src, may be
+ * NULL) where its image came from.
  */
 static Page
-IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached)
+IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, IplReadSource *src)
 {
 	uint64		frame = NvmPoolRelGetFrame(dirIndex, blkno);
 	int			slot = IplCacheLookup(frame);
+	bool		reader;
 
 	*framep = frame;
-	if (cached)
-		*cached = false;
 	if (slot >= 0)
 	{
 		IplSlot    *s = IplCacheSlotById(slot);
@@ -913,17 +925,25 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached)
 		if (s->dirIndex == dirIndex && s->blkno == blkno &&
 			IplPageGen(IplCacheSlotPage(slot)) == IplPageGen(NvmPoolFramePage(frame)))
 		{
-			if (cached)
-				*cached = true;
+			if (src)
+				*src = IPL_READ_CACHED;
 			return IplCacheSlotPage(slot);
 		}
 		IplCacheDropStale(slot, frame);
 	}
 	IplVerifyFrame(dirIndex, blkno, frame);
-	if (IplLogEmpty(frame) &&
-		!LWLockHeldByMeInMode(NvmPoolPageLock(dirIndex, blkno), LW_EXCLUSIVE))
+	reader = !LWLockHeldByMeInMode(NvmPoolPageLock(dirIndex, blkno), LW_EXCLUSIVE);
+	if (reader && IplLogEmpty(frame))
+	{
+		if (src)
+			*src = IPL_READ_IN_PLACE;
 		return NvmPoolFramePage(frame);
-	return IplCacheSlotPage(IplLoad(dirIndex, blkno, frame));
+	}
+	slot = IplLoad(dirIndex, blkno, frame);
+	if (src)
+		*src = reader && NvmPoolFrameNoteReadMerge(frame) ?
+			IPL_READ_MERGED_AGAIN : IPL_READ_MERGED;
+	return IplCacheSlotPage(slot);
 }
 
 /*
@@ -931,19 +951,18 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, bool *cached)
  * pointers into it after releasing the page lock: the image is pinned in
  * *held (and the pin of what *held pinned before dropped).  With
  * nvm_am.read_mode = copy and a copy buffer given, the image is copied
- * there instead, and nothing stays pinned.  *cached tells whether the image
- * was in the merge cache already (else it was read from the pool: the frame
- * itself, or merged from it now).  Caller holds the page lock.
+ * there instead, and nothing stays pinned.  *src tells whether the image
+ * was in the merge cache already, or read from the pool: the frame itself,
+ * or merged from it now (IplReadSource).  Caller holds the page lock.
  */
 Page
 IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf,
-			bool *cached)
+			IplReadSource *src)
 {
 	uint64		frame;
-	Page		page = IplImage(dirIndex, blkno, &frame, cached);
+	Page		page = IplImage(dirIndex, blkno, &frame, src);
 	int			slot = IplCacheSlotOfPage(page);
 	uint64		id;
-
 	if (copybuf != NULL && nvm_read_mode == NVM_READ_COPY)
 	{
 		IplDropPage(held);
@@ -1200,6 +1219,8 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 	if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
 		s->logAppendOnly = false;
 	s->logUsed += rb->len;
+	/* the page changed: a reader's merge of it before no longer counts */
+	NvmPoolFrameForgetReadMerge(s->frame);
 	NvmPoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
 	NvmPoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
 }
@@ -1385,10 +1406,11 @@ IplApplyInPlace(int slot, Page image)
  * place instead of merging it again and again.  With no plain frame free,
  * a log of appends only is applied in place instead.  With appendedOnly,
  * only a page whose log holds appended tuples and nothing else: no row of
- * it changed since it came to its frame.  Caller holds the page lock
- * exclusively.
+ * it changed since it came to its frame.  Returns true when the log was
+ * merged away (into a plain frame, or in place).  Caller holds the page
+ * lock exclusively.
  */
-void
+bool
 IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
@@ -1398,13 +1420,15 @@ IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly)
 	bool		wal;
 	bool		inPlace;
 
+	bool		merged = false;
+
 	if (slot < 0)
-		return;
+		return false;
 	s = IplCacheSlotById(slot);
 	if (NvmPoolFrameLogSize(s->frame) == 0)
-		return;					/* a plain frame: no log to merge */
+		return false;			/* a plain frame: no log to merge */
 	if (appendedOnly && (s->logUsed == 0 || !s->logAppendOnly))
-		return;
+		return false;
 	wal = IplWalNeeded(dirIndex);
 	frame = NvmPoolTryAllocFrame(false);
 
@@ -1426,8 +1450,10 @@ IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly)
 			if (NvmPoolFrameLogSize(frame) == 0)
 				NvmPoolCountAdd(NVM_STAT_LOG_FRAME_DEMOTIONS, 1);
 		}
+		merged = true;
 	}
 	IplCacheUnmap(slot);
+	return merged;
 }
 
 /*

@@ -124,7 +124,7 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 				   Snapshot snapshot, TupleTableSlot *slot,
 				   bool *call_again, bool *all_dead)
 {
-	bool		cached;
+	IplReadSource src;
 	NvmIndexFetchData *f = (NvmIndexFetchData *) scan;
 	Relation	rel = scan->rel;
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
@@ -152,9 +152,9 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 	 * can be compacted in place when nobody else has it pinned.
 	 */
 	if (first && blkno != f->statblock)
-		NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock);
-	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf, &cached);
-	NvmScanCountPage(f->base.rel, &f->statblock, blkno, cached);
+		(void) NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock);
+	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf, &src);
+	NvmScanCountPage(f->base.rel, &f->statblock, blkno, src == IPL_READ_CACHED);
 	for (;;)
 	{
 		TransactionId deleter;

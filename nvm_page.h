@@ -46,10 +46,20 @@ extern int	nvm_merge_cache_size;
  * ----------------------------------------------------------------
  */
 
-/* reading */
+/* reading: where IplHoldPage found the image it returns */
+typedef enum IplReadSource
+{
+	IPL_READ_CACHED,			/* in the merge cache already */
+	IPL_READ_IN_PLACE,			/* the frame itself: its log is empty */
+	IPL_READ_MERGED,			/* merged from the frame's log just now */
+	IPL_READ_MERGED_AGAIN		/* that, and a reader merged it before: its
+								 * image was evicted from the cache since */
+} IplReadSource;
+
 extern Page IplGetPage(int dirIndex, BlockNumber blkno);
+extern Page IplReadPage(int dirIndex, BlockNumber blkno, IplReadSource *src);
 extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
-						char *copybuf, bool *cached);
+						char *copybuf, IplReadSource *src);
 extern void IplDropPage(uint64 *held);
 
 #define IPL_CPU_LINE	64		/* the CPU's cache line, not PG_CACHE_LINE_SIZE */
@@ -84,7 +94,7 @@ extern int	IplNewPageFilled(int dirIndex, HeapTuple *tups, int n, Size reserve,
 							 BlockNumber *blkno);
 extern OffsetNumber IplAddTuple(Page page, BlockNumber blkno, HeapTuple tup,
 								bool keepCtid, Size reserve);
-extern void IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly);
+extern bool IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly);
 extern void IplSettle(int dirIndex, BlockNumber blkno);
 extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
 								  HeapTuple newtup, OffsetNumber oldoff,

@@ -232,6 +232,7 @@ typedef enum NvmCounter
 	NVM_STAT_RELIED_COMMIT_FLUSHES,
 	NVM_STAT_TUPLES_BULK_PLACED,
 	NVM_STAT_LOG_FRAMES_STOLEN,
+	NVM_STAT_PAGES_FOLDED_ON_READ,
 	NVM_NUM_COUNTERS
 } NvmCounter;
 
@@ -320,6 +321,8 @@ extern void NvmPoolReleaseAllPins(void);
 extern uint32 NvmPoolPinCount(uint64 frame);
 extern bool NvmPoolFrameVerified(uint64 frame);
 extern void NvmPoolSetFrameVerified(uint64 frame);
+extern bool NvmPoolFrameNoteReadMerge(uint64 frame);
+extern void NvmPoolFrameForgetReadMerge(uint64 frame);
 extern void NvmPoolRetireFrame(uint64 frame);
 
 /* transaction slots and commit log (written by nvm_commit.c) */

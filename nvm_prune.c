@@ -209,16 +209,20 @@ NvmPruneWorthIt(Relation rel, Page page)
  * exclusively at once; a reader never waits for it.  Nobody points into
  * the page's image when nobody has it pinned, and then the page layer
  * compacts it in place rather than into a new image (IplPruneExecute).
+ * Returns where this first look found the page's image (IplReadSource):
+ * merged from its log now, when it was not in the merge cache.
  * Caller holds the page's lock (lock) shared, and holds it shared again on
  * return; no other page lock.
  */
-void
+IplReadSource
 NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 {
+	IplReadSource src;
+	Page		page = IplReadPage(dirIndex, blkno, &src);
+
 	/* a hot standby reads, it never changes a page */
-	if (RecoveryInProgress() ||
-		!NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
-		return;
+	if (RecoveryInProgress() || !NvmPruneWorthIt(rel, page))
+		return src;
 	LWLockRelease(lock);
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 	{
@@ -227,6 +231,7 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 		LWLockRelease(lock);
 	}
 	LWLockAcquire(lock, LW_SHARED);
+	return src;
 }
 
 /*

@@ -69,16 +69,20 @@ NvmScanCountPage(Relation rel, BlockNumber *last, BlockNumber blkno, bool cached
 /*
  * NvmScanHoldPage - the image of block blkno for the scan: pinned in
  * scan->cframe (or copied into scan->copybuf) and counted in the
- * statistics.  Caller holds the page lock.
+ * statistics.  *src (may be NULL) tells where it came from.  Caller holds
+ * the page lock.
  */
 static Page
-NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno)
+NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno, IplReadSource *src)
 {
-	bool		cached;
+	IplReadSource from;
 	Page		page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe,
-								   scan->copybuf, &cached);
+								   scan->copybuf, &from);
 
-	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno, cached);
+	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno,
+					 from == IPL_READ_CACHED);
+	if (src)
+		*src = from;
 	return page;
 }
 
@@ -100,16 +104,50 @@ NvmScanPrefetch(NvmScanDesc scan, Page page)
 /*
  * NvmScanLockPage - take the lock of page blkno shared for a scan that comes
  * to it; as heap's heapgetpage, the page is pruned first when that pays
- * (NvmPruneBeforeRead), before the scan pins it.  Returns the lock.
+ * (NvmPruneBeforeRead), before the scan pins it.  *src (may be NULL) tells
+ * where the first look found the page's image.  Returns the lock.
  */
 static LWLock *
-NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno)
+NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, IplReadSource *src)
+{
+	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
+	IplReadSource from;
+
+	LWLockAcquire(lock, LW_SHARED);
+	from = NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock);
+	if (src)
+		*src = from;
+	return lock;
+}
+
+/*
+ * NvmScanFoldPage - a sequential scan merged page blkno from its in-page
+ * log, and a reader had merged it before (its image was dropped from the
+ * merge cache since: the page is read again and again, and not kept hot by
+ * changes), and the visibility map calls it all-visible (it stopped
+ * changing): fold the log into a base image (IplSeal), so that later scans
+ * read the page in place rather than merging it again each time, and its
+ * log frame serves a page that changes.  Heap's scans likewise leave a
+ * page hinted and pruned for the next reader.  A page read once is not
+ * folded: a one-off scan, or one of a statement about to change the pages
+ * it reads (INSERT ... SELECT), would pay a page write for nothing.  Only
+ * when the page lock can be had exclusively at once, and not on a hot
+ * standby.  Caller holds no page lock.
+ */
+static void
+NvmScanFoldPage(NvmScanDesc scan, BlockNumber blkno)
 {
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
 
-	LWLockAcquire(lock, LW_SHARED);
-	NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock);
-	return lock;
+	if (RecoveryInProgress() || !LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
+		return;
+	/* still all-visible: no change came in between */
+	if (NvmVismapAllVisible(scan->rs_base.rs_rd, scan->dirIndex, blkno, &scan->vmbuf))
+	{
+		if (IplSeal(scan->dirIndex, blkno, false))
+			NvmPoolCountAdd(NVM_STAT_PAGES_FOLDED_ON_READ, 1);
+	}
+	LWLockRelease(lock);
 }
 
 /*
@@ -121,7 +159,9 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 {
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
-	LWLock	   *lock = NvmScanLockPage(scan, blkno);
+	IplReadSource firstLook;
+	IplReadSource src;
+	LWLock	   *lock = NvmScanLockPage(scan, blkno, &firstLook);
 	Page		page;
 	OffsetNumber maxoff;
 	int			n = 0;
@@ -129,7 +169,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	bool		visible;
 	bool		allVisible;
 
-	page = NvmScanHoldPage(scan, blkno);
+	page = NvmScanHoldPage(scan, blkno, &src);
 	scan->cpage = page;
 	NvmScanPrefetch(scan, page);
 	maxoff = PageGetMaxOffsetNumber(page);
@@ -167,6 +207,9 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 		scan->vis[n++] = off;
 	}
 	LWLockRelease(lock);
+	if (allVisible &&
+		(firstLook == IPL_READ_MERGED_AGAIN || src == IPL_READ_MERGED_AGAIN))
+		NvmScanFoldPage(scan, blkno);
 	NvmPoolCountAdd(NVM_STAT_PAGE_READS, 1);
 	scan->cblock = blkno;
 	scan->ntuples = n;
@@ -392,7 +435,7 @@ NvmScanAnalyzeNextTuple(TableScanDesc sscan, TransactionId OldestXmin,
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmScanHoldPage(scan, scan->cblock);
+	page = NvmScanHoldPage(scan, scan->cblock, NULL);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (; scan->next_offset <= maxoff; scan->next_offset++)
 	{
@@ -471,8 +514,8 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 	scan->cindex = 0;
 	if (blkno >= NvmPoolRelNBlocks(scan->dirIndex))
 		return false;
-	lock = NvmScanLockPage(scan, blkno);
-	page = NvmScanHoldPage(scan, blkno);
+	lock = NvmScanLockPage(scan, blkno, NULL);
+	page = NvmScanHoldPage(scan, blkno, NULL);
 	scan->cpage = page;
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -576,7 +619,7 @@ NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
 	OffsetNumber maxoff;
 
 	LWLockAcquire(lock, LW_SHARED);
-	page = NvmScanHoldPage(scan, scan->cblock);
+	page = NvmScanHoldPage(scan, scan->cblock, NULL);
 	maxoff = PageGetMaxOffsetNumber(page);
 	LWLockRelease(lock);
 	for (;;)
