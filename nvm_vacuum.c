@@ -189,7 +189,9 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
 /*
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
  * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
- * unfrozen.
+ * unfrozen; *avail is the page's free space afterwards, for the free space
+ * map (recorded here, while VACUUM has the page in hand, rather than read
+ * again at the end: an image merged from a log would be merged again).
  *
  * Pruning uses VACUUM's OldestXmin, the horizon the freeze limit comes
  * from, so that every version OldestXmin calls dead is gone before anything
@@ -202,7 +204,7 @@ static void
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			  TransactionId OldestXmin, TransactionId FreezeLimit,
 			  NvmDeadTids *dead, double *live, double *deadrows,
-			  TransactionId *frozenXid, Buffer *vmbuf)
+			  TransactionId *frozenXid, Buffer *vmbuf, Size *avail)
 {
 	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 	Page		page;
@@ -325,8 +327,9 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
 			*frozenXid = xmax;
 	}
-	NvmVacuumMarkVisible(rel, dirIndex, blkno, IplGetPage(dirIndex, blkno),
-						 OldestXmin, *vmbuf);
+	page = IplGetPage(dirIndex, blkno);
+	NvmVacuumMarkVisible(rel, dirIndex, blkno, page, OldestXmin, *vmbuf);
+	*avail = PageGetHeapFreeSpace(page);
 	LWLockRelease(lock);
 	NvmVacuumCharge(dirtied);
 }
@@ -334,7 +337,8 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 /*
  * NvmVacuumFreeDeadTids - free the dead line pointers collected by VACUUM; their
  * index entries are gone.  A page left with visible tuples only is marked
- * so in the visibility map.  *vacuumed counts the pages (progress view).
+ * so in the visibility map; the free space map gets the page's free space
+ * again.  *vacuumed counts the pages (progress view).
  */
 static void
 NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
@@ -348,6 +352,8 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 		OffsetNumber offs[MaxHeapTuplesPerPage];
 		int			n = 0;
 		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		Page		page;
+		Size		avail;
 
 		while (i < dead->n && ItemPointerGetBlockNumber(&dead->tids[i]) == blkno &&
 			   n < MaxHeapTuplesPerPage)
@@ -359,9 +365,11 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 		NvmVismapPin(rel, blkno, vmbuf);
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		IplSetUnused(IplGetPage(dirIndex, blkno), offs, n);
-		NvmVacuumMarkVisible(rel, dirIndex, blkno, IplGetPage(dirIndex, blkno),
-							 OldestXmin, *vmbuf);
+		page = IplGetPage(dirIndex, blkno);
+		NvmVacuumMarkVisible(rel, dirIndex, blkno, page, OldestXmin, *vmbuf);
+		avail = PageGetHeapFreeSpace(page);
 		LWLockRelease(lock);
+		RecordPageWithFreeSpace(rel, blkno, avail);
 		NvmVacuumCharge(true);
 		pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_VACUUMED,
 									 ++(*vacuumed));
@@ -729,9 +737,9 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	TransactionId oldFrozenXid;
 	bool		skipRange;
 	BlockNumber nextScan;
-	bits8	   *skipped;
 	TimestampTz start = GetCurrentTimestamp();
 	int64		deadBefore;
+	Size		avail;
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
 							  MaxHeapTuplesPerPage);
 
@@ -743,7 +751,6 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	frozenXid = OldestXmin;
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
 	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
-	skipped = palloc0(nblocks / BITS_PER_BYTE + 1);
 
 	/*
 	 * Index passes are never parallel here; say so where heap does, for a
@@ -786,14 +793,12 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 												&skippedUnfrozen);
 		}
 		else if (skipRange)
-		{
-			skipped[blkno / BITS_PER_BYTE] |= 1 << (blkno % BITS_PER_BYTE);
 			continue;
-		}
 		vacuum_delay_point();
 		deadBefore = dead.n;
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
-					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
+					  &dead, &live, &deadrows, &frozenXid, &vmbuf, &avail);
+		RecordPageWithFreeSpace(rel, blkno, avail);
 		scanned++;
 		if (dead.n > deadBefore)
 		{
@@ -848,15 +853,15 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
 								 PROGRESS_VACUUM_PHASE_FINAL_CLEANUP);
 
-	/* tell inserts where the reclaimed space is (skipped pages: as before) */
-	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	/*
+	 * The scanned pages' free space is recorded; pages added since VACUUM
+	 * started get theirs now (skipped pages: as before)
+	 */
+	for (BlockNumber blkno = origBlocks; blkno < nblocks; blkno++)
 	{
 		LWLock	   *lock;
 		Size		avail;
 
-		if (blkno < origBlocks &&
-			(skipped[blkno / BITS_PER_BYTE] & (1 << (blkno % BITS_PER_BYTE))))
-			continue;
 		lock = NvmPoolPageLock(dirIndex, blkno);
 		LWLockAcquire(lock, LW_SHARED);
 		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
@@ -864,7 +869,6 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		RecordPageWithFreeSpace(rel, blkno, avail);
 	}
 	FreeSpaceMapVacuum(rel);
-	pfree(skipped);
 
 	/* a skipped page may hold xids older than the oldest one seen */
 	if (skippedUnfrozen)
