@@ -154,6 +154,7 @@ typedef struct NvmPoolShared
 	uint64		alloc_hint[2];	/* per kind: no free frame below this word */
 	bool		frames_kept;	/* redo kept frames it would have freed */
 	pg_atomic_uint64 next_gen;	/* next page generation number */
+	uint64		first_gen;		/* the first one handed out since the start */
 	pg_atomic_uint64 trace_seq; /* persist trace: next event number */
 	pg_atomic_uint64 counters[NVM_NUM_COUNTERS];
 	uint64		extra_pins;		/* pin words after the frames' (the caller's) */
@@ -1206,6 +1207,7 @@ NvmPoolShmemInit(uint64 extra_pins)
 		pg_atomic_init_u64(&pool_shared->trace_seq, 1);
 		for (int i = 0; i < NVM_NUM_COUNTERS; i++)
 			pg_atomic_init_u64(&pool_shared->counters[i], 0);
+		pool_shared->first_gen = PG_UINT64_MAX;
 		if (pool_base)
 		{
 			instr_time	start;
@@ -1223,8 +1225,9 @@ NvmPoolShmemInit(uint64 extra_pins)
 			 * high-water mark older than numbers its logs hold: start far
 			 * beyond it.
 			 */
-			pg_atomic_init_u64(&pool_shared->next_gen, pool_runtime->gen_high_water + 1 +
-							   (pool_runtime->copy_pending ? NVM_GEN_COPY_GAP : 0));
+			pool_shared->first_gen = pool_runtime->gen_high_water + 1 +
+				(pool_runtime->copy_pending ? NVM_GEN_COPY_GAP : 0);
+			pg_atomic_init_u64(&pool_shared->next_gen, pool_shared->first_gen);
 		}
 	}
 }
@@ -1877,6 +1880,17 @@ NvmPoolNextGeneration(void)
 		LWLockRelease(lock);
 	}
 	return gen;
+}
+
+/*
+ * NvmPoolGenerationIsNew - was generation gen handed out since the server
+ * started (or restarted after a crash)?  Everything written under such a
+ * number was written whole, in this memory, by this run.
+ */
+bool
+NvmPoolGenerationIsNew(uint64 gen)
+{
+	return gen >= pool_shared->first_gen;
 }
 
 /*

@@ -315,6 +315,7 @@ extern uint64 *NvmPoolFrameWalLsn(uint64 frame);
 extern uint32 NvmPoolFrameLogSize(uint64 frame);
 extern uint32 NvmPoolLogSize(void);
 extern uint64 NvmPoolNextGeneration(void);
+extern bool NvmPoolGenerationIsNew(uint64 gen);
 extern void NvmPoolPinFrame(uint64 frame);
 extern void NvmPoolUnpinFrame(uint64 frame);
 extern void NvmPoolReleaseAllPins(void);
