@@ -10,13 +10,18 @@
  *	  UPDATE that changes no indexed column and fits on the page is a HOT
  *	  update, done entirely under the page lock: the new version is placed
  *	  as a heap-only tuple, then the old version gets xmax, HEAP_HOT_UPDATED
- *	  and a ctid pointing to it.  Other updates take three steps, none
- *	  holding two page locks: mark the old version updated by us (ctid =
- *	  itself), place the new version anywhere, link the old version's ctid
- *	  to it.  Between the steps the old version reads "being updated by a
- *	  transaction in progress": others wait for us, and a crash leaves an
- *	  update by a transaction that never committed.  TOAST values go to an
- *	  ordinary heap TOAST table.
+ *	  and a ctid pointing to it, all one in-page record.  A new version
+ *	  that goes to another page is placed first, with no page lock held,
+ *	  then the old version is marked and linked to it in one record, if
+ *	  nobody changed it meanwhile (else the new version is super-deleted
+ *	  and the update starts over): two records, never two page locks at
+ *	  once.  An update with TOAST work takes three steps: mark the old
+ *	  version updated by us (ctid = itself; its old TOAST values must not
+ *	  be deleted by anyone else), place the new version, link the old one
+ *	  to it; between them the old version reads "being updated by a
+ *	  transaction in progress": others wait for us.  A crash at any point
+ *	  leaves changes of a transaction that never committed.  TOAST values
+ *	  go to an ordinary heap TOAST table.
  *
  * Locks: the usual relation locks taken by the executor; the page lock,
  * exclusively, around each change (never two at once); the relation's
@@ -159,6 +164,38 @@ NvmModifyInsertSpeculative(Relation rel, TupleTableSlot *slot,
 	pgstat_count_heap_insert(rel, 1);
 }
 
+/*
+ * NvmModifySuperDelete - make hdr the header of a tuple that was never
+ * visible to anyone: an aborted speculative insertion ("super-delete", as
+ * heap_abort_speculative), or the new version of an update that had to
+ * start over.  Its xmin is invalid: every snapshot ignores it and pruning
+ * removes it.
+ */
+static void
+NvmModifySuperDelete(HeapTupleHeader hdr)
+{
+	HeapTupleHeaderSetXmin(hdr, InvalidTransactionId);
+	hdr->t_infomask |= HEAP_XMIN_INVALID;
+}
+
+/*
+ * NvmModifyKill - super-delete (NvmModifySuperDelete) the tuple at tid,
+ * which this transaction stored and nobody has seen.  Takes its page lock.
+ */
+static void
+NvmModifyKill(Relation rel, int dirIndex, ItemPointer tid)
+{
+	LWLock	   *lock;
+	HeapTupleData tup;
+	HeapTupleHeaderData hdr;
+	Page		page = NvmRowLockPage(rel, dirIndex, tid, &tup, &lock, false);
+
+	memcpy(&hdr, tup.t_data, sizeof(hdr));
+	NvmModifySuperDelete(&hdr);
+	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(tid), &hdr);
+	LWLockRelease(lock);
+}
+
 void
 NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 							 uint32 specToken, bool succeeded)
@@ -172,15 +209,9 @@ NvmModifyCompleteSpeculative(Relation rel, TupleTableSlot *slot,
 	Page		page = NvmRowLockPage(rel, dirIndex, &slot->tts_tid, &tup, &lock, false);
 
 	memcpy(&hdr, tup.t_data, sizeof(hdr));
-	if (succeeded)
-		hdr.t_ctid = tup.t_self;
-	else
-	{
-		/* "super-delete": the tuple was never visible to anyone */
-		HeapTupleHeaderSetXmin(&hdr, InvalidTransactionId);
-		hdr.t_infomask |= HEAP_XMIN_INVALID;
-		hdr.t_ctid = tup.t_self;
-	}
+	if (!succeeded)
+		NvmModifySuperDelete(&hdr);
+	hdr.t_ctid = tup.t_self;
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(&tup.t_self), &hdr);
 	if (!succeeded && HeapTupleHasExternal(&tup))
 		toastcopy = heap_copytuple(&tup);
@@ -410,6 +441,12 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	return TM_Ok;
 }
 
+static TM_Result NvmModifyUpdated(Relation rel, TupleTableSlot *slot,
+								  HeapTuple newtup, HeapTuple stored,
+								  HeapTuple oldrow, bool hot, bool shouldFree,
+								  bool *update_indexes, Bitmapset *hotattrs,
+								  Bitmapset *keyattrs, Bitmapset *idattrs);
+
 /*
  * NvmModifyCarryLockers - give the new version of an updated row the xmax of
  * the lockers that still hold the old one (none: xmax stays invalid).
@@ -446,6 +483,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	TransactionId xid = GetCurrentTransactionId();
 	HeapTupleData oldtup;
 	HeapTupleHeaderData hdr;
+	HeapTupleHeaderData seen;
 	LWLock	   *lock;
 	Page		page;
 	TM_Result	result;
@@ -458,8 +496,8 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	MultiXactStatus want;
 	LOCKMODE	tuplock;
 	TransactionId xmax;
-	TransactionId lockersXmax = InvalidTransactionId;
-	uint16		lockersMask = 0;
+	TransactionId lockersXmax;
+	uint16		lockersMask;
 	uint16		bits;
 	uint16		bits2;
 	bool		lockers;
@@ -477,23 +515,29 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	newtup = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
 	slot->tts_tableOid = RelationGetRelid(rel);
 
-	/* step 1: mark the old version as updated by us */
+retry:
+	lockersXmax = InvalidTransactionId;
+	lockersMask = 0;
+	/* step 1: may we update the old version?  (its page stays locked) */
 	result = NvmRowLockForModify(rel, dirIndex, otid, cid, crosscheck, wait, tmfd,
 								 &oldtup, &page, &lock, "update", keyattrs, newtup,
 								 &want, &tuplock);
 	*lockmode = want == MultiXactStatusNoKeyUpdate ?
 		LockTupleNoKeyExclusive : LockTupleExclusive;
-	bms_free(keyattrs);
 	if (result != TM_Ok)
 	{
+		bms_free(keyattrs);
 		bms_free(hotattrs);
 		bms_free(idattrs);
 		return result;
 	}
 	if (logical)
+	{
+		if (oldrow)
+			heap_freetuple(oldrow);
 		oldrow = NvmLogicalOldRow(rel, idattrs, &oldtup,
 								  !NvmRowLockAttrsEqual(rel, idattrs, &oldtup, newtup));
-	bms_free(idattrs);
+	}
 
 	/*
 	 * The new xmax keeps the FOR KEY SHARE lockers of a row whose key stays;
@@ -558,21 +602,47 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		{
 			LWLockRelease(lock);
 			NvmRowLockReleaseTuple(rel, otid, &tuplock);
-			slot->tts_tid = heaptup->t_self;
-			*update_indexes = !hot;
-			if (logical)
-				NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow, false);
-			if (shouldFree)
-				pfree(newtup);
-			bms_free(hotattrs);
-			pgstat_count_heap_update(rel, hot);
-			NvmPoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
-			if (hot)
-				NvmPoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
-			return TM_Ok;
+			return NvmModifyUpdated(rel, slot, newtup, heaptup, oldrow, hot,
+									shouldFree, update_indexes, hotattrs, keyattrs,
+									idattrs);
 		}
 		if (hot)
 			HeapTupleHeaderClearHeapOnly(heaptup->t_data);
+
+		/*
+		 * It goes to another page, and never two page locks at once: place
+		 * it first, then mark and link the old version in one record
+		 * (xmax and ctid) if nobody changed it meanwhile; the new version
+		 * is invisible to everyone until then (its xmin is in progress, and
+		 * this command does not see its own insertions).  If somebody did,
+		 * the new version is killed as an aborted speculative insertion
+		 * is, and the update starts over, as if it had come after that
+		 * change.  The heavyweight tuple lock, if waiting gave us one,
+		 * keeps later waiters behind us.
+		 */
+		NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
+		memcpy(&seen, oldtup.t_data, SizeofHeapTupleHeader);
+		LWLockRelease(lock);
+		NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false, true);
+		page = NvmRowLockPage(rel, dirIndex, otid, &oldtup, &lock, false);
+		if (memcmp(oldtup.t_data, &seen, SizeofHeapTupleHeader) != 0)
+		{
+			LWLockRelease(lock);
+			NvmModifyKill(rel, dirIndex, &heaptup->t_self);
+			NvmRowLockReleaseTuple(rel, otid, &tuplock);
+			NvmPoolCountAdd(NVM_STAT_UPDATE_RETRIES, 1);
+			goto retry;
+		}
+		/* a VACUUM in between may have found the page all-visible again */
+		NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(otid),
+					   VISIBILITYMAP_VALID_BITS);
+		hdr.t_ctid = heaptup->t_self;
+		IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+		LWLockRelease(lock);
+		NvmRowLockReleaseTuple(rel, otid, &tuplock);
+		return NvmModifyUpdated(rel, slot, newtup, heaptup, oldrow, false,
+								shouldFree, update_indexes, hotattrs, keyattrs,
+								idattrs);
 	}
 
 	NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
@@ -593,14 +663,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
 	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
 	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false, true);
-	if (logical)
-		NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, heaptup, oldrow, false);
-	if (heaptup != newtup)
-	{
-		newtup->t_self = heaptup->t_self;
-		heap_freetuple(heaptup);
-	}
-	slot->tts_tid = newtup->t_self;
+	newtup->t_self = heaptup->t_self;
 	ItemPointerCopy(&newtup->t_self, &newtup->t_data->t_ctid);
 
 	/* step 3: link the old version to the new one */
@@ -612,11 +675,39 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 
 	if (oldcopy)
 		heap_freetuple(oldcopy);
+	result = NvmModifyUpdated(rel, slot, newtup, heaptup, oldrow, false, shouldFree,
+							  update_indexes, hotattrs, keyattrs, idattrs);
+	if (heaptup != newtup)
+		heap_freetuple(heaptup);
+	return result;
+}
+
+/*
+ * NvmModifyUpdated - an update is done: newtup (t_self set) is the slot's
+ * new version, stored (newtup itself, or its copy with TOAST pointers) is
+ * what was stored and what logical decoding gets, with the old row's
+ * replica identity (oldrow); counts it and frees what the update
+ * allocated (newtup when shouldFree, not stored).  Returns TM_Ok.
+ */
+static TM_Result
+NvmModifyUpdated(Relation rel, TupleTableSlot *slot, HeapTuple newtup,
+				 HeapTuple stored, HeapTuple oldrow, bool hot, bool shouldFree,
+				 bool *update_indexes, Bitmapset *hotattrs, Bitmapset *keyattrs,
+				 Bitmapset *idattrs)
+{
+	slot->tts_tid = newtup->t_self;
+	*update_indexes = !hot;
+	if (NvmLogicalWanted(rel))
+		NvmLogicalLog(rel, NVM_LOGICAL_UPDATE, stored, oldrow, false);
 	if (shouldFree)
 		pfree(newtup);
 	bms_free(hotattrs);
-	pgstat_count_heap_update(rel, false);
+	bms_free(keyattrs);
+	bms_free(idattrs);
+	pgstat_count_heap_update(rel, hot);
 	NvmPoolCountAdd(NVM_STAT_TUPLES_UPDATED, 1);
+	if (hot)
+		NvmPoolCountAdd(NVM_STAT_HOT_UPDATES, 1);
 	return TM_Ok;
 }
 

@@ -273,6 +273,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"bulk_placed_tuples",
 	"log_frames_stolen",
 	"pages_folded_on_read",
+	"update_retries",
 };
 
 static pg_crc32c
