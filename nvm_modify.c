@@ -447,6 +447,29 @@ static TM_Result NvmModifyUpdated(Relation rel, TupleTableSlot *slot,
 								  bool *update_indexes, Bitmapset *hotattrs,
 								  Bitmapset *keyattrs, Bitmapset *idattrs);
 
+/* updates that place the new version before marking the old one, at most */
+#define NVM_UPDATE_PLACE_FIRST_TRIES	3
+
+/*
+ * NvmModifyHeaderSame - is the tuple header now (SizeofHeapTupleHeader bytes)
+ * the one seen before, but for hint bits (which readers set, and an image
+ * merged again may lack) and freezing (which VACUUM may add)?
+ */
+static bool
+NvmModifyHeaderSame(HeapTupleHeader now, HeapTupleHeader seen)
+{
+	HeapTupleHeaderData a;
+	HeapTupleHeaderData b;
+	const uint16 hints = HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID |
+		HEAP_XMAX_COMMITTED | HEAP_XMAX_INVALID;
+
+	memcpy(&a, now, SizeofHeapTupleHeader);
+	memcpy(&b, seen, SizeofHeapTupleHeader);
+	a.t_infomask &= ~hints;
+	b.t_infomask &= ~hints;
+	return memcmp(&a, &b, SizeofHeapTupleHeader) == 0;
+}
+
 /*
  * NvmModifyCarryLockers - give the new version of an updated row the xmax of
  * the lockers that still hold the old one (none: xmax stays invalid).
@@ -484,6 +507,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTupleData oldtup;
 	HeapTupleHeaderData hdr;
 	HeapTupleHeaderData seen;
+	int			tries = 0;
 	LWLock	   *lock;
 	Page		page;
 	TM_Result	result;
@@ -516,6 +540,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	slot->tts_tableOid = RelationGetRelid(rel);
 
 retry:
+	CHECK_FOR_INTERRUPTS();
 	lockersXmax = InvalidTransactionId;
 	lockersMask = 0;
 	/* step 1: may we update the old version?  (its page stays locked) */
@@ -526,6 +551,8 @@ retry:
 		LockTupleNoKeyExclusive : LockTupleExclusive;
 	if (result != TM_Ok)
 	{
+		if (oldrow)
+			heap_freetuple(oldrow);
 		bms_free(keyattrs);
 		bms_free(hotattrs);
 		bms_free(idattrs);
@@ -608,24 +635,27 @@ retry:
 		}
 		if (hot)
 			HeapTupleHeaderClearHeapOnly(heaptup->t_data);
+	}
 
-		/*
-		 * It goes to another page, and never two page locks at once: place
-		 * it first, then mark and link the old version in one record
-		 * (xmax and ctid) if nobody changed it meanwhile; the new version
-		 * is invisible to everyone until then (its xmin is in progress, and
-		 * this command does not see its own insertions).  If somebody did,
-		 * the new version is killed as an aborted speculative insertion
-		 * is, and the update starts over, as if it had come after that
-		 * change.  The heavyweight tuple lock, if waiting gave us one,
-		 * keeps later waiters behind us.
-		 */
-		NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
+	/*
+	 * The new version goes to another page, and never two page locks at
+	 * once: place it first, then mark and link the old version in one
+	 * record (xmax and ctid) if nobody changed it meanwhile; the new version
+	 * is invisible to everyone until then (its xmin is in progress, and this
+	 * command does not see its own insertions).  If somebody did (a row
+	 * lock, an update), the new version is super-deleted as an aborted
+	 * speculative insertion is, and the update starts over, as if it had
+	 * come after that change.  Nobody waits for us meanwhile, so a stream of
+	 * lockers could make us start over and over: after a few tries the old
+	 * version is marked first, as with TOAST work (below).
+	 */
+	if (NvmModifyNoToastWork(&oldtup, newtup) && ++tries <= NVM_UPDATE_PLACE_FIRST_TRIES)
+	{
 		memcpy(&seen, oldtup.t_data, SizeofHeapTupleHeader);
 		LWLockRelease(lock);
 		NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false, true);
 		page = NvmRowLockPage(rel, dirIndex, otid, &oldtup, &lock, false);
-		if (memcmp(oldtup.t_data, &seen, SizeofHeapTupleHeader) != 0)
+		if (!NvmModifyHeaderSame(oldtup.t_data, &seen))
 		{
 			LWLockRelease(lock);
 			NvmModifyKill(rel, dirIndex, &heaptup->t_self);
@@ -633,9 +663,18 @@ retry:
 			NvmPoolCountAdd(NVM_STAT_UPDATE_RETRIES, 1);
 			goto retry;
 		}
-		/* a VACUUM in between may have found the page all-visible again */
+
+		/*
+		 * A reader of the old version meanwhile saw it live: as heap checks
+		 * after getting the new page, check again for a serializable reader
+		 * (an ERROR leaves the new version to our abort).  A VACUUM may have
+		 * found the page all-visible again.
+		 */
+		CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
 		NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(otid),
 					   VISIBILITYMAP_VALID_BITS);
+		/* from the header as it is now: hint bits may have come, or freezing */
+		NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
 		hdr.t_ctid = heaptup->t_self;
 		IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
 		LWLockRelease(lock);
