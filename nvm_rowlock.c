@@ -303,6 +303,16 @@ NvmRowLockBits(MultiXactStatus status, bool lockOnly, uint16 *infomask,
 	}
 }
 
+/* NvmRowLockIsMember - is xid among the n members? */
+static bool
+NvmRowLockIsMember(const MultiXactMember *members, int n, TransactionId xid)
+{
+	for (int i = 0; i < n; i++)
+		if (TransactionIdEquals(members[i].xid, xid))
+			return true;
+	return false;
+}
+
 /*
  * NvmRowLockNewXmax - the xmax of t once the current transaction (as myxid) takes
  * it with status want, keeping the other running holders (all compatible
@@ -362,9 +372,11 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 	/*
 	 * A committed update stays recorded next to the new lock: the version is
 	 * still updated (a lock compatible with the update was granted on it).
+	 * Once only: the holders, read a moment ago, may have it as a running
+	 * member, committed since.
 	 */
-	if (TransactionIdIsValid(updater) && !TransactionIdIsInProgress(updater) &&
-		TransactionIdDidCommit(updater))
+	if (TransactionIdIsValid(updater) && !NvmRowLockIsMember(members, nmembers, updater) &&
+		!TransactionIdIsInProgress(updater) && TransactionIdDidCommit(updater))
 	{
 		members[nmembers].xid = updater;
 		members[nmembers].status = NvmRowLockUpdaterStatus(t);
