@@ -34,6 +34,10 @@
  * the frame's stripe, and checks again.  A stripe is never held together
  * with another one.
  *
+ * Also here, as shared state of the page layer that nothing persists: the
+ * ring of pages given a log frame lately (IplCacheNoteLogFrame), from which
+ * a backend that finds no log frame free takes one back (atomics only).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -58,10 +62,24 @@ typedef union IplCacheStripe
 	char		pad[PG_CACHE_LINE_SIZE];
 } IplCacheStripe;
 
+/*
+ * The pages given a log frame, oldest first, by every backend (a ring of
+ * IPL_LOGGED_RING entries, (dirIndex + 1) << 32 | blkno, 0 = none): when
+ * log frames run out, a backend seals the oldest to take its frame
+ * (IplStealLogFrame).  head counts pushes, tail pops; entries older than
+ * IPL_LOGGED_RING pushes are overwritten.  An entry may name a page that
+ * has left its log frame since, or a relation dropped since: the taker
+ * checks, and sealing a page never changes its contents.
+ */
+#define IPL_LOGGED_RING		8192
+
 typedef struct IplCacheShared
 {
 	IplCacheStripe stripes[IPL_CACHE_STRIPES];
 	pg_atomic_uint32 hand;		/* clock hand */
+	pg_atomic_uint64 loggedHead;	/* pushes so far */
+	pg_atomic_uint64 loggedTail;	/* pops so far */
+	pg_atomic_uint64 logged[IPL_LOGGED_RING];
 	int			nslots;
 	IplSlot		slots[FLEXIBLE_ARRAY_MEMBER];
 } IplCacheShared;
@@ -123,6 +141,10 @@ IplCacheShmemInit(void)
 		for (int i = 0; i < IPL_CACHE_STRIPES; i++)
 			SpinLockInit(&cache->stripes[i].mutex);
 		pg_atomic_init_u32(&cache->hand, 0);
+		pg_atomic_init_u64(&cache->loggedHead, 0);
+		pg_atomic_init_u64(&cache->loggedTail, 0);
+		for (int i = 0; i < IPL_LOGGED_RING; i++)
+			pg_atomic_init_u64(&cache->logged[i], 0);
 		cache->nslots = nslots;
 		for (int i = 0; i < nslots; i++)
 		{
@@ -396,4 +418,51 @@ IplCacheUnmap(int slot)
 	frame_slot[frame] = 0;
 	s->frame = 0;
 	SpinLockRelease(IplCacheFrameMutex(frame));
+}
+
+/*
+ * IplCacheNoteLogFrame - page blkno of relation dirIndex was given a log
+ * frame.  Caller holds the page lock exclusively.
+ */
+void
+IplCacheNoteLogFrame(int dirIndex, BlockNumber blkno)
+{
+	uint64		pos = pg_atomic_fetch_add_u64(&cache->loggedHead, 1);
+
+	pg_atomic_write_u64(&cache->logged[pos % IPL_LOGGED_RING],
+						((uint64) (dirIndex + 1) << 32) | blkno);
+}
+
+/*
+ * IplCacheOldestLogFrame - take the page given a log frame longest ago
+ * (of the last IPL_LOGGED_RING) off the ring; false when it is empty.  The
+ * page may have left its log frame since.  No lock needed.
+ */
+bool
+IplCacheOldestLogFrame(int *dirIndex, BlockNumber *blkno)
+{
+	for (;;)
+	{
+		uint64		tail = pg_atomic_read_u64(&cache->loggedTail);
+		uint64		head = pg_atomic_read_u64(&cache->loggedHead);
+		uint64		entry;
+
+		if (tail >= head)
+			return false;
+		if (head - tail > IPL_LOGGED_RING)
+		{
+			/* overwritten: skip to the oldest entry still there */
+			pg_atomic_compare_exchange_u64(&cache->loggedTail, &tail,
+										   head - IPL_LOGGED_RING);
+			continue;
+		}
+		entry = pg_atomic_read_u64(&cache->logged[tail % IPL_LOGGED_RING]);
+		if (!pg_atomic_compare_exchange_u64(&cache->loggedTail, &tail, tail + 1))
+			continue;
+		if (entry == 0)
+			continue;			/* pushed, not written yet: pass it over */
+		*dirIndex = (int) (entry >> 32) - 1;
+		*blkno = (BlockNumber) (entry & 0xFFFFFFFF);
+		return true;
+	}
 }

@@ -1238,53 +1238,29 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 }
 
 /*
- * The pages this backend gave a log frame, oldest first (a ring): when log
- * frames run out, one of them gives its frame back (IplStealLogFrame).
- */
-#define IPL_LOGGED_RING		64
-static struct
-{
-	int			dirIndex;
-	BlockNumber blkno;
-}			ipl_logged[IPL_LOGGED_RING];
-static int	ipl_logged_next = 0;	/* where the next one goes */
-static int	ipl_logged_n = 0;		/* how many the ring holds */
-
-/* IplLoggedPush - note that page blkno of dirIndex got a log frame */
-static void
-IplLoggedPush(int dirIndex, BlockNumber blkno)
-{
-	ipl_logged[ipl_logged_next].dirIndex = dirIndex;
-	ipl_logged[ipl_logged_next].blkno = blkno;
-	ipl_logged_next = (ipl_logged_next + 1) % IPL_LOGGED_RING;
-	if (ipl_logged_n < IPL_LOGGED_RING)
-		ipl_logged_n++;
-}
-
-/*
- * IplStealLogFrame - log frames have run out: seal (IplSeal) the page this
- * backend gave a log frame longest ago, if its lock can be had at once, so
- * that its frame is free for page blkno of dirIndex.  Most likely that page
- * has stopped changing: a statement that changes a large table moves on
- * through it.  Without this the page being changed would be written whole
- * at each of its changes until some VACUUM gives log frames back.  Returns
- * whether a page gave its log frame back.  Caller holds the lock of page blkno (the
- * same lock as a candidate's: that one is passed over).
+ * IplStealLogFrame - log frames have run out: seal (IplSeal) the page that
+ * was given a log frame longest ago, by any backend (IplCacheNoteLogFrame),
+ * if its lock can be had at once, so that its frame is free for page blkno
+ * of dirIndex.  Most likely that page has stopped changing: a statement
+ * that changes a large table moves on through it, and the next statement,
+ * in another session maybe, changes other pages.  Without this the page
+ * being changed would be written whole at each of its changes until some
+ * VACUUM gives log frames back.  Returns whether a page gave its log frame
+ * back.  Caller holds the lock of page blkno (the same lock as a
+ * candidate's: that one is passed over).
  */
 static bool
 IplStealLogFrame(int dirIndex, BlockNumber blkno)
 {
 	LWLock	   *own = NvmPoolPageLock(dirIndex, blkno);
+	int			vdir;
+	BlockNumber vblk;
 
-	for (int tries = 0; tries < 4 && ipl_logged_n > 0; tries++)
+	for (int tries = 0; tries < 8 && IplCacheOldestLogFrame(&vdir, &vblk); tries++)
 	{
-		int			i = (ipl_logged_next - ipl_logged_n + IPL_LOGGED_RING) % IPL_LOGGED_RING;
-		int			vdir = ipl_logged[i].dirIndex;
-		BlockNumber vblk = ipl_logged[i].blkno;
 		LWLock	   *lock;
 		bool		sealed;
 
-		ipl_logged_n--;
 		/* the relation may be gone, its entry reused: sealing never harms */
 		if (vdir < 0 || vdir >= NvmPoolDirSize() || NvmPoolRelIsDamaged(vdir) ||
 			vblk >= NvmPoolRelNBlocks(vdir))
@@ -1293,8 +1269,10 @@ IplStealLogFrame(int dirIndex, BlockNumber blkno)
 		if (lock == own || !LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 			continue;
 		/* (a page sealed since, or with no plain frame to go to, frees none) */
-		IplSeal(vdir, vblk, false);
-		sealed = NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) == 0;
+		sealed = vblk < NvmPoolRelNBlocks(vdir) &&
+			NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) > 0 &&
+			IplSeal(vdir, vblk, false) &&
+			NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) == 0;
 		LWLockRelease(lock);
 		if (sealed)
 		{
@@ -1366,7 +1344,7 @@ IplApply(Page page, IplRecBuf *rb)
 				NvmPoolGiveBackFrame(other);
 		}
 		if (NvmPoolFrameLogSize(frame) > 0)
-			IplLoggedPush(s->dirIndex, s->blkno);
+			IplCacheNoteLogFrame(s->dirIndex, s->blkno);
 		if (wal)
 			IplWalChange(s, page, rb, InvalidTransactionId);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
@@ -1506,7 +1484,7 @@ IplNewPage(int dirIndex)
 				   0, NULL, 0, InvalidTransactionId, REGBUF_WILL_INIT);
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 	if (NvmPoolFrameLogSize(frame) > 0)
-		IplLoggedPush(dirIndex, blkno);
+		IplCacheNoteLogFrame(dirIndex, blkno);
 	return blkno;
 }
 

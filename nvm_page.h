@@ -143,6 +143,8 @@ typedef struct IplSlot
 } IplSlot;
 
 extern int	IplCacheSlots(void);
+extern void IplCacheNoteLogFrame(int dirIndex, BlockNumber blkno);
+extern bool IplCacheOldestLogFrame(int *dirIndex, BlockNumber *blkno);
 extern Size IplCacheShmemSize(void);
 extern void IplCacheShmemInit(void);
 extern IplSlot *IplCacheSlotById(int slot);

@@ -2,7 +2,7 @@
 # 8 has an in-page log area); with more pages in change than log frames,
 # a backend that finds none seals a page it gave one long ago
 # (log_frames_stolen), else the page is written whole (log_frames_short),
-# with the same answers; VACUUM gives log frames of all-visible pages back when
+# with the same answers, in another session too; VACUUM gives log frames of all-visible pages back when
 # they run short; a crash and a restart keep every row and rebuild the
 # count of free log frames.
 use strict;
@@ -20,12 +20,14 @@ sub stat_of { return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '
 sub logs { return split /\|/, sql(q{SELECT log_frames_total, log_frames_used, log_frames_free FROM nvm_am.nvm_am_pool_info()}); }
 
 sql(q{CREATE EXTENSION nvm_am;
+      CREATE TABLE u (id int PRIMARY KEY, v int, pad text) USING nvm_am;
+      INSERT INTO u SELECT g, 0, repeat('x', 100) FROM generate_series(1, 6000) g;
       CREATE TABLE t (id int PRIMARY KEY, v int, pad text) USING nvm_am;
       INSERT INTO t SELECT g, 0, repeat('x', 100) FROM generate_series(1, 36000) g;});
 my $pages = sql(q{SELECT pg_relation_size('t') / 8192});
 my ($ltotal, $lused) = logs();
 cmp_ok($pages, '>', $ltotal, "the table has more pages ($pages) than the pool has log frames ($ltotal)");
-cmp_ok($lused, '<=', 1, 'after the load only the last page has a log frame');
+cmp_ok($lused, '<=', 2, 'after the load only the last page of each table has a log frame');
 
 # change a row on every page: the first pages take all log frames, the
 # rest find none
@@ -43,6 +45,26 @@ is(sql(q{SELECT count(*), sum(v) FROM t}), '36000|1440', 'every change is there'
 is(sql(q{SELECT count(*) FROM t WHERE v <> CASE WHEN id % 50 = 0 THEN 2 ELSE 0 END}), '0',
 	'each row has its own value');
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check: sound');
+
+# other sessions, each changing one page of another table, take log frames
+# back from the pages the first one changed (the ring of pages given one
+# is shared): after the few free ones are gone, none of them has to write
+# its page whole
+my $stolen1 = stat_of('log_frames_stolen');
+my $short1 = stat_of('log_frames_short');
+for my $i (0 .. 59)
+{
+	my $id = 25 + 100 * $i;
+	sql(qq{UPDATE u SET v = v + 1 WHERE id = $id});
+}
+my $stolen_u = stat_of('log_frames_stolen') - $stolen1;
+my $short_u = stat_of('log_frames_short') - $short1;
+cmp_ok($stolen_u, '>=', 60 - $lfree2 - 2,
+	"sessions of their own took log frames back ($stolen_u for 60 pages, $lfree2 were free)");
+cmp_ok($short_u - $stolen_u, '<=', 2,
+	'and hardly ever wrote a page whole (' . ($short_u - $stolen_u) . " of $short_u that found none free)");
+is(sql(q{SELECT count(*), sum(v) FROM u}), '6000|60', 'their changes are there');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('u')}), '0', 'nvm_am_check of that table: sound');
 
 # VACUUM finds the pages all-visible and, log frames being short, gives
 # theirs back until a quarter of them are free
