@@ -1246,8 +1246,15 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
  * in another session maybe, changes other pages.  Without this the page
  * being changed would be written whole at each of its changes until some
  * VACUUM gives log frames back.  Returns whether a page gave its log frame
- * back.  Caller holds the lock of page blkno (the same lock as a
- * candidate's: that one is passed over).
+ * back.
+ *
+ * The candidate's relation is not locked by us: it may be dropped or cut
+ * short meanwhile, its directory entry reused.  The directory lock, held
+ * shared while we seal, keeps its page tables from being freed (both take
+ * it exclusively); a page of whatever relation holds the entry now may be
+ * sealed, which does not change its contents.  Caller holds the lock of
+ * page blkno (the same lock as a candidate's: that one is passed over);
+ * the other locks are only tried, never waited for.
  */
 static bool
 IplStealLogFrame(int dirIndex, BlockNumber blkno)
@@ -1255,32 +1262,31 @@ IplStealLogFrame(int dirIndex, BlockNumber blkno)
 	LWLock	   *own = NvmPoolPageLock(dirIndex, blkno);
 	int			vdir;
 	BlockNumber vblk;
+	bool		sealed = false;
 
-	for (int tries = 0; tries < 8 && IplCacheOldestLogFrame(&vdir, &vblk); tries++)
+	if (!LWLockConditionalAcquire(NvmPoolDirLock(), LW_SHARED))
+		return false;
+	for (int tries = 0; tries < 8 && !sealed && IplCacheOldestLogFrame(&vdir, &vblk); tries++)
 	{
 		LWLock	   *lock;
-		bool		sealed;
 
-		/* the relation may be gone, its entry reused: sealing never harms */
 		if (vdir < 0 || vdir >= NvmPoolDirSize() || NvmPoolRelIsDamaged(vdir) ||
+			!(NvmPoolRelGetState(vdir) & NVM_REL_USED) ||
 			vblk >= NvmPoolRelNBlocks(vdir))
 			continue;
 		lock = NvmPoolPageLock(vdir, vblk);
 		if (lock == own || !LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 			continue;
 		/* (a page sealed since, or with no plain frame to go to, frees none) */
-		sealed = vblk < NvmPoolRelNBlocks(vdir) &&
-			NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) > 0 &&
+		sealed = NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) > 0 &&
 			IplSeal(vdir, vblk, false) &&
 			NvmPoolFrameLogSize(NvmPoolRelGetFrame(vdir, vblk)) == 0;
 		LWLockRelease(lock);
-		if (sealed)
-		{
-			NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_STOLEN, 1);
-			return true;
-		}
 	}
-	return false;
+	LWLockRelease(NvmPoolDirLock());
+	if (sealed)
+		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_STOLEN, 1);
+	return sealed;
 }
 
 /*

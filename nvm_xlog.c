@@ -380,7 +380,10 @@ NvmXlogRelFree(int dirIndex)
  * NvmXlogRelTruncate - NvmPoolRelTruncate (cut the relation of entry
  * dirIndex to nblocks blocks), after its REL_TRUNCATE record with
  * nvm_am.wal_log (none for an unlogged relation, whose pages are not in
- * WAL).  Caller holds AccessExclusiveLock on the relation.
+ * WAL).  Takes the directory lock exclusively: a backend that takes a log
+ * frame back from a page of a relation it has not locked
+ * (IplStealLogFrame) holds it shared.  Caller holds AccessExclusiveLock on
+ * the relation.
  */
 void
 NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks)
@@ -388,10 +391,12 @@ NvmXlogRelTruncate(int dirIndex, BlockNumber nblocks)
 	RelFileNode node;
 	uint64		state;
 
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
 	if (NvmPoolRelGetKey(dirIndex, &node, &state) &&
 		NvmXlogRelLogged(state) && !(state & NVM_REL_UNLOGGED))
 		NvmXlogRel(XLOG_NVM_REL_TRUNCATE, dirIndex, &node, state, nblocks);
 	NvmPoolRelTruncate(dirIndex, nblocks);
+	LWLockRelease(NvmPoolDirLock());
 }
 
 Size
