@@ -16,8 +16,9 @@
  *	  changed (an ERROR naming it), nothing of it is reclaimed, and dropping
  *	  it only frees the entry (its frames come back at the next start).
  *
- * Locks: the directory lock (NvmPoolDirLock), exclusive to create, free or
- * change an entry's state, shared to look one up; a relation's extension
+ * Locks: the directory lock (NvmPoolDirLock), exclusive to create, free,
+ * truncate or change an entry's state, shared to look one up (and by a
+ * backend sealing a page of a relation it has not locked); a relation's extension
  * lock (heavyweight, taken by the caller) to add blocks; the page's lock,
  * exclusive, to swap the frame of a block.
  *
@@ -379,7 +380,9 @@ NvmPoolRelCreateAt(int dirIndex, const RelFileNode *node, uint64 state)
  * crash after it leaves page-table entries beyond nblocks, which the
  * rebuild of the allocation state clears.  The frames of the blocks cut
  * are freed once no backend has them pinned.  Caller holds
- * AccessExclusiveLock on the relation.
+ * AccessExclusiveLock on the relation and the directory lock exclusively
+ * (a backend taking a log frame back walks the page tables of relations it
+ * has not locked: IplStealLogFrame), or runs alone (the start).
  */
 void
 NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks)
