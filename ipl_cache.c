@@ -91,6 +91,12 @@ static IplCacheShared *cache = NULL;
 static char *cache_images = NULL;
 static int32 *frame_slot = NULL;	/* per frame: slot + 1, 0 = none */
 
+/*
+ * per frame: what a reader merged from it last, (base generation & 0xFFFF)
+ * << 16 | (log bytes applied / 8 + 1); 0 = nothing (IplCacheNoteReadMerge)
+ */
+static uint32 *frame_read = NULL;
+
 /* the stripe guarding frame_slot[frame] and moves of a slot away from frame */
 static inline slock_t *
 IplCacheFrameMutex(uint64 frame)
@@ -122,7 +128,8 @@ IplCacheShmemSize(void)
 
 	size = add_size(TYPEALIGN(ALIGNOF_BUFFER, size), ALIGNOF_BUFFER);
 	size = add_size(size, mul_size(IplCacheSlots(), BLCKSZ));
-	return add_size(size, mul_size(NvmPoolFrameCount() + 1, sizeof(int32)));
+	size = add_size(size, mul_size(NvmPoolFrameCount() + 1, sizeof(int32)));
+	return add_size(size, mul_size(NvmPoolFrameCount() + 1, sizeof(uint32)));
 }
 
 void
@@ -136,6 +143,7 @@ IplCacheShmemInit(void)
 	p = (char *) cache + offsetof(IplCacheShared, slots) + nslots * sizeof(IplSlot);
 	cache_images = (char *) TYPEALIGN(ALIGNOF_BUFFER, p);
 	frame_slot = (int32 *) (cache_images + (Size) nslots * BLCKSZ);
+	frame_read = (uint32 *) (frame_slot + NvmPoolFrameCount() + 1);
 	if (!found)
 	{
 		for (int i = 0; i < IPL_CACHE_STRIPES; i++)
@@ -153,6 +161,7 @@ IplCacheShmemInit(void)
 			cache->slots[i].usage = 0;
 		}
 		memset(frame_slot, 0, (NvmPoolFrameCount() + 1) * sizeof(int32));
+		memset(frame_read, 0, (NvmPoolFrameCount() + 1) * sizeof(uint32));
 	}
 }
 
@@ -465,4 +474,23 @@ IplCacheOldestLogFrame(int *dirIndex, BlockNumber *blkno)
 		*blkno = (BlockNumber) (entry & 0xFFFFFFFF);
 		return true;
 	}
+}
+
+/*
+ * IplCacheNoteReadMerge - a reader merged the page in frame, base image of
+ * generation gen, with used bytes of its log applied; returns whether a
+ * reader merged the same before (nothing changed the page since: a new
+ * record moves used, a new base changes gen).  Readers racing here under
+ * the shared page lock store the same word.  Nothing to clear when the
+ * page changes: no cost on the change path.  Caller holds the page lock.
+ */
+bool
+IplCacheNoteReadMerge(uint64 frame, uint64 gen, uint32 used)
+{
+	uint32		word = ((uint32) (gen & 0xFFFF) << 16) | (used / 8 + 1);
+
+	if (frame_read[frame] == word)
+		return true;
+	frame_read[frame] = word;
+	return false;
 }

@@ -953,7 +953,9 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, IplReadSource *src)
 	}
 	slot = IplLoad(dirIndex, blkno, frame);
 	if (src)
-		*src = reader && NvmPoolFrameNoteReadMerge(frame) ?
+		*src = reader &&
+			IplCacheNoteReadMerge(frame, IplPageGen(NvmPoolFramePage(frame)),
+								  IplCacheSlotById(slot)->logUsed) ?
 			IPL_READ_MERGED_AGAIN : IPL_READ_MERGED;
 	return IplCacheSlotPage(slot);
 }
@@ -1231,8 +1233,6 @@ IplLogAppend(IplSlot *s, IplRecBuf *rb)
 	if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
 		s->logAppendOnly = false;
 	s->logUsed += rb->len;
-	/* the page changed: a reader's merge of it before no longer counts */
-	NvmPoolFrameForgetReadMerge(s->frame);
 	NvmPoolCountAdd(NVM_STAT_IPL_RECORDS, 1);
 	NvmPoolCountAdd(NVM_STAT_IPL_BYTES, rb->len);
 }

@@ -144,6 +144,7 @@ typedef struct IplSlot
 
 extern int	IplCacheSlots(void);
 extern void IplCacheNoteLogFrame(int dirIndex, BlockNumber blkno);
+extern bool IplCacheNoteReadMerge(uint64 frame, uint64 gen, uint32 used);
 extern bool IplCacheOldestLogFrame(int *dirIndex, BlockNumber *blkno);
 extern Size IplCacheShmemSize(void);
 extern void IplCacheShmemInit(void);

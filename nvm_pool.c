@@ -222,8 +222,7 @@ static int	local_maxpins = 0;
 
 #define PIN_RETIRED		0x80000000u
 #define PIN_VERIFIED	0x40000000u /* checksum of the base checked */
-#define PIN_READ_MERGED	0x20000000u /* merged for a reader before */
-#define PIN_COUNT_MASK	0x1FFFFFFFu
+#define PIN_COUNT_MASK	0x3FFFFFFFu
 
 static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"pmem_bytes_written",
@@ -1493,7 +1492,7 @@ NvmPoolTakeFrame(bool isLog)
 	if (isLog)
 		NvmPoolCountAdd(NVM_STAT_LOG_FRAMES_IN_BATCHES, -(uint64) 1);
 	/* a new base image will be written here: check it when first read */
-	pg_atomic_fetch_and_u32(&pool_pins[frame], ~(PIN_VERIFIED | PIN_READ_MERGED));
+	pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_VERIFIED);
 	return frame;
 }
 
@@ -1723,27 +1722,6 @@ void
 NvmPoolSetFrameVerified(uint64 frame)
 {
 	pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_VERIFIED);
-}
-
-/*
- * NvmPoolFrameNoteReadMerge, NvmPoolFrameForgetReadMerge - a reader merged the page in frame from its
- * log; returns whether one had done so before since the frame was
- * allocated, the page last changed (NvmPoolFrameForgetReadMerge) or the
- * server started (a flag in the frame's pin word).
- */
-bool
-NvmPoolFrameNoteReadMerge(uint64 frame)
-{
-	if (pg_atomic_read_u32(&pool_pins[frame]) & PIN_READ_MERGED)
-		return true;
-	return (pg_atomic_fetch_or_u32(&pool_pins[frame], PIN_READ_MERGED) & PIN_READ_MERGED) != 0;
-}
-
-void
-NvmPoolFrameForgetReadMerge(uint64 frame)
-{
-	if (pg_atomic_read_u32(&pool_pins[frame]) & PIN_READ_MERGED)
-		pg_atomic_fetch_and_u32(&pool_pins[frame], ~PIN_READ_MERGED);
 }
 
 /*

@@ -323,8 +323,6 @@ extern void NvmPoolReleaseAllPins(void);
 extern uint32 NvmPoolPinCount(uint64 frame);
 extern bool NvmPoolFrameVerified(uint64 frame);
 extern void NvmPoolSetFrameVerified(uint64 frame);
-extern bool NvmPoolFrameNoteReadMerge(uint64 frame);
-extern void NvmPoolFrameForgetReadMerge(uint64 frame);
 extern void NvmPoolRetireFrame(uint64 frame);
 
 /* transaction slots and commit log (written by nvm_commit.c) */

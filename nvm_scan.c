@@ -122,9 +122,9 @@ NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, IplReadSource *src)
 
 /*
  * NvmScanFoldPage - a sequential scan merged page blkno from its in-page
- * log, and a reader had merged it before (its image was dropped from the
- * merge cache since: the page is read again and again, and not kept hot by
- * changes), and the visibility map calls it all-visible (it stopped
+ * log, and a reader had merged the same before (IplCacheNoteReadMerge: its
+ * image was dropped from the merge cache since, the page is read again and
+ * again and did not change), and the visibility map calls it all-visible (it stopped
  * changing): fold the log into a base image (IplSeal), so that later scans
  * read the page in place rather than merging it again each time, and its
  * log frame serves a page that changes.  Heap's scans likewise leave a
