@@ -844,14 +844,12 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 		 * records before it stand.  But only the last record can be torn:
 		 * a valid record after the end means the log is damaged.
 		 */
-		if (thisRun && !IplRecWhole(rec, gen, used, size))
-			break;
-		if (!thisRun && (!IplRecWhole(rec, gen, used, size) ||
-						 !IplRedoCheck(dst, rec, NvmPoolFramePage(frame))))
+		if (!IplRecWhole(rec, gen, used, size) ||
+			(!thisRun && !IplRedoCheck(dst, rec, NvmPoolFramePage(frame))))
 		{
-			if (IplLogValidAfter(frame, gen, used + 8))
+			if (!thisRun && IplLogValidAfter(frame, gen, used + 8))
 				IplLogDamaged(dirIndex, blkno, frame, used);
-			if (rec->gen == gen)
+			if (!thisRun && rec->gen == gen)
 				NvmPoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
 			break;
 		}
@@ -977,6 +975,7 @@ IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf,
 	Page		page = IplImage(dirIndex, blkno, &frame, src);
 	int			slot = IplCacheSlotOfPage(page);
 	uint64		id;
+
 	if (copybuf != NULL && nvm_read_mode == NVM_READ_COPY)
 	{
 		IplDropPage(held);
@@ -1415,7 +1414,6 @@ IplSeal(int dirIndex, BlockNumber blkno, bool appendedOnly)
 	uint64		frame;
 	bool		wal;
 	bool		inPlace;
-
 	bool		merged = false;
 
 	if (slot < 0)

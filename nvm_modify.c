@@ -507,6 +507,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTupleData oldtup;
 	HeapTupleHeaderData hdr;
 	HeapTupleHeaderData seen;
+	bool		noToast;
 	int			tries = 0;
 	LWLock	   *lock;
 	Page		page;
@@ -596,7 +597,8 @@ retry:
 	 * the old one's new xmax and ctid are one in-page log record
 	 * (IplUpdateTuple): one drain, and a crash keeps both or neither.
 	 */
-	if (NvmModifyNoToastWork(&oldtup, newtup))
+	noToast = NvmModifyNoToastWork(&oldtup, newtup);
+	if (noToast)
 	{
 		BlockNumber blkno = ItemPointerGetBlockNumber(otid);
 		bool		hot = NvmRowLockAttrsEqual(rel, hotattrs, &oldtup, newtup);
@@ -649,7 +651,7 @@ retry:
 	 * lockers could make us start over and over: after a few tries the old
 	 * version is marked first, as with TOAST work (below).
 	 */
-	if (NvmModifyNoToastWork(&oldtup, newtup) && ++tries <= NVM_UPDATE_PLACE_FIRST_TRIES)
+	if (noToast && ++tries <= NVM_UPDATE_PLACE_FIRST_TRIES)
 	{
 		memcpy(&seen, oldtup.t_data, SizeofHeapTupleHeader);
 		LWLockRelease(lock);

@@ -151,23 +151,30 @@ NvmVacuumCharge(bool dirtied)
 }
 
 /*
- * NvmVacuumMarkVisible - set the page's bits in the visibility map if all
- * its tuples are visible to everyone (and frozen); such a page gives its
- * log frame back when log frames run short (IplSettle).  Caller holds the
- * page's lock exclusively and pinned the map page (NvmVismapPin).
+ * NvmVacuumDonePage - VACUUM is done with page blkno for now: set its bits
+ * in the visibility map if all its tuples are visible to everyone (and
+ * frozen) -- such a page gives its log frame back when log frames run
+ * short (IplSettle) -- release its lock, and record its free space while
+ * VACUUM has it in hand (read again at the end, an image merged from a log
+ * would be merged again).  Caller holds the page's lock exclusively (lock)
+ * and pinned the map page (NvmVismapPin).
  */
 static void
-NvmVacuumMarkVisible(Relation rel, int dirIndex, BlockNumber blkno, Page page,
-					 TransactionId OldestXmin, Buffer vmbuf)
+NvmVacuumDonePage(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
+				  TransactionId OldestXmin, Buffer vmbuf)
 {
+	Page		page = IplGetPage(dirIndex, blkno);
+	Size		avail = PageGetHeapFreeSpace(page);
 	uint8		flags = NvmVismapPageStatus(rel, page, blkno, OldestXmin);
 
 	if (flags != 0)
 	{
 		NvmVismapSet(rel, dirIndex, blkno, vmbuf, flags);
 		/* it stopped changing: its log frame may be wanted elsewhere */
-		IplSettle(dirIndex, blkno);
+		IplSettle(dirIndex, blkno);		/* (page may be unmapped now) */
 	}
+	LWLockRelease(lock);
+	RecordPageWithFreeSpace(rel, blkno, avail);
 }
 
 /*
@@ -189,9 +196,7 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
 /*
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
  * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
- * unfrozen; *avail is the page's free space afterwards, for the free space
- * map (recorded here, while VACUUM has the page in hand, rather than read
- * again at the end: an image merged from a log would be merged again).
+ * unfrozen.
  *
  * Pruning uses VACUUM's OldestXmin, the horizon the freeze limit comes
  * from, so that every version OldestXmin calls dead is gone before anything
@@ -204,7 +209,7 @@ static void
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			  TransactionId OldestXmin, TransactionId FreezeLimit,
 			  NvmDeadTids *dead, double *live, double *deadrows,
-			  TransactionId *frozenXid, Buffer *vmbuf, Size *avail)
+			  TransactionId *frozenXid, Buffer *vmbuf)
 {
 	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 	Page		page;
@@ -327,10 +332,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
 			*frozenXid = xmax;
 	}
-	page = IplGetPage(dirIndex, blkno);
-	NvmVacuumMarkVisible(rel, dirIndex, blkno, page, OldestXmin, *vmbuf);
-	*avail = PageGetHeapFreeSpace(page);
-	LWLockRelease(lock);
+	NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf);
 	NvmVacuumCharge(dirtied);
 }
 
@@ -352,8 +354,6 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 		OffsetNumber offs[MaxHeapTuplesPerPage];
 		int			n = 0;
 		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
-		Page		page;
-		Size		avail;
 
 		while (i < dead->n && ItemPointerGetBlockNumber(&dead->tids[i]) == blkno &&
 			   n < MaxHeapTuplesPerPage)
@@ -365,11 +365,7 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 		NvmVismapPin(rel, blkno, vmbuf);
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		IplSetUnused(IplGetPage(dirIndex, blkno), offs, n);
-		page = IplGetPage(dirIndex, blkno);
-		NvmVacuumMarkVisible(rel, dirIndex, blkno, page, OldestXmin, *vmbuf);
-		avail = PageGetHeapFreeSpace(page);
-		LWLockRelease(lock);
-		RecordPageWithFreeSpace(rel, blkno, avail);
+		NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf);
 		NvmVacuumCharge(true);
 		pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_VACUUMED,
 									 ++(*vacuumed));
@@ -739,7 +735,6 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	BlockNumber nextScan;
 	TimestampTz start = GetCurrentTimestamp();
 	int64		deadBefore;
-	Size		avail;
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
 							  MaxHeapTuplesPerPage);
 
@@ -797,8 +792,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		vacuum_delay_point();
 		deadBefore = dead.n;
 		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
-					  &dead, &live, &deadrows, &frozenXid, &vmbuf, &avail);
-		RecordPageWithFreeSpace(rel, blkno, avail);
+					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
 		if (dead.n > deadBefore)
 		{
