@@ -731,6 +731,22 @@ IplRecWhole(const IplRecord *rec, uint64 gen, uint32 off, uint32 size)
 }
 
 /*
+ * IplRecAppended - is rec, at byte off of a log of size bytes, a record of
+ * generation gen, when gen was handed out in this run?  Such a log was
+ * appended whole by IplLogAppend, which ends it with a generation of 0: a
+ * record of gen here is one it appended, without a look at its CRC (the
+ * bytes after the end may be an older log's, even tuple bytes that look
+ * like a header of gen, but never where IplLogAppend left its end mark).
+ */
+static inline bool
+IplRecAppended(const IplRecord *rec, uint64 gen, uint32 off, uint32 size)
+{
+	Assert(NvmPoolGenerationIsNew(gen));
+	return rec->gen == gen && rec->len >= sizeof(IplRecord) && rec->len % 8 == 0 &&
+		off + rec->len <= size;
+}
+
+/*
  * IplLogValidAfter - is there a whole, valid record of generation gen in
  * frame's log at or after offset from?  Records are appended one after
  * another and each is persisted before the next is written, and a
@@ -828,8 +844,8 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 	 * A base image written since the server started has only records this
 	 * run appended whole, after the tuple bytes they vouch for: nothing of
 	 * it can be torn, and damage at rest was looked for when the page was
-	 * first read after the start (below).  Its records still pass their
-	 * own checksum, which tells the end of the log from older bytes.
+	 * first read after the start (below).  Its log ends where
+	 * IplLogAppend's end mark is (IplRecAppended): no record CRC to check.
 	 */
 	thisRun = NvmPoolGenerationIsNew(gen);
 	while (used + sizeof(IplRecord) <= size)
@@ -844,8 +860,9 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 		 * records before it stand.  But only the last record can be torn:
 		 * a valid record after the end means the log is damaged.
 		 */
-		if (!IplRecWhole(rec, gen, used, size) ||
-			(!thisRun && !IplRedoCheck(dst, rec, NvmPoolFramePage(frame))))
+		if (thisRun ? !IplRecAppended(rec, gen, used, size) :
+			(!IplRecWhole(rec, gen, used, size) ||
+			 !IplRedoCheck(dst, rec, NvmPoolFramePage(frame))))
 		{
 			if (!thisRun && IplLogValidAfter(frame, gen, used + 8))
 				IplLogDamaged(dirIndex, blkno, frame, used);
@@ -1223,10 +1240,20 @@ static void
 IplLogAppend(IplSlot *s, IplRecBuf *rb)
 {
 	char	   *dst = NvmPoolFrameLog(s->frame) + s->logUsed;
+	uint32		size = NvmPoolFrameLogSize(s->frame);
 
-	Assert(s->logUsed + rb->len <= NvmPoolFrameLogSize(s->frame));
+	Assert(s->logUsed + rb->len <= size);
 	memcpy(dst, rb->u.data, rb->len);
 	IplPersist(s->dirIndex, dst, rb->len);
+
+	/*
+	 * The end mark: a generation no page has, where the next record would
+	 * start.  It is for this run's merges only (IplRecAppended), so it is
+	 * not persisted: after a crash every generation is an earlier run's,
+	 * whose logs are checked record by record.
+	 */
+	if (s->logUsed + rb->len + sizeof(IplRecord) <= size)
+		((IplRecord *) (dst + rb->len))->gen = 0;
 	if (s->logUsed == 0)
 		s->logAppendOnly = true;
 	if (!(rb->u.hdr.flags & IPL_RECF_APPEND))
