@@ -204,10 +204,16 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
  * nothing on the page is frozen: freezing the successor of a version that
  * is still on the page would let pruning see two chains where there is one
  * (heap's lazy_scan_prune prunes again for the same reason).
+ *
+ * With freeNow (a table without indexes: no index entry can point to a
+ * dead line pointer) the page's dead line pointers are freed at once, as
+ * heap's VACUUM does for such a table, instead of being collected for a
+ * second pass that would merge the page again; returns how many were
+ * freed (0 otherwise).
  */
-static void
+static int
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
-			  TransactionId OldestXmin, TransactionId FreezeLimit,
+			  TransactionId OldestXmin, TransactionId FreezeLimit, bool freeNow,
 			  NvmDeadTids *dead, double *live, double *deadrows,
 			  TransactionId *frozenXid, Buffer *vmbuf)
 {
@@ -217,6 +223,8 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	bool		mayFreeze = true;
 	bool		dirtied;
 	HTSV_Result status[MaxHeapTuplesPerPage + 1];
+	OffsetNumber unused[MaxHeapTuplesPerPage];
+	int			nunused = 0;
 
 	NvmVismapPin(rel, blkno, vmbuf);
 	LWLockAcquire(lock, LW_EXCLUSIVE);
@@ -230,7 +238,10 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 
 		if (ItemIdIsDead(lp))
 		{
-			NvmVacuumDeadTidsAdd(dead, blkno, off);
+			if (freeNow)
+				unused[nunused++] = off;
+			else
+				NvmVacuumDeadTidsAdd(dead, blkno, off);
 			continue;
 		}
 		if (!ItemIdIsNormal(lp))
@@ -332,8 +343,14 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, *frozenXid))
 			*frozenXid = xmax;
 	}
+	if (nunused > 0)
+	{
+		IplSetUnused(page, unused, nunused);
+		dirtied = true;
+	}
 	NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf);
 	NvmVacuumCharge(dirtied);
+	return nunused;
 }
 
 /*
@@ -405,9 +422,8 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 				   int64 *vacuumed, int64 *deadItems)
 {
 	*deadItems += dead->n;
-	if (nindexes > 0)
-		pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
-									 PROGRESS_VACUUM_PHASE_VACUUM_INDEX);
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
+								 PROGRESS_VACUUM_PHASE_VACUUM_INDEX);
 	for (int i = 0; i < nindexes; i++)
 	{
 		IndexVacuumInfo ivinfo;
@@ -428,8 +444,7 @@ NvmVacuumIndexPass(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 								 PROGRESS_VACUUM_PHASE_VACUUM_HEAP);
 	NvmVacuumFreeDeadTids(rel, dirIndex, dead, OldestXmin, vmbuf, vacuumed);
 	dead->n = 0;
-	if (nindexes > 0)
-		pgstat_progress_update_param(PROGRESS_VACUUM_NUM_INDEX_VACUUMS, ++(*passes));
+	pgstat_progress_update_param(PROGRESS_VACUUM_NUM_INDEX_VACUUMS, ++(*passes));
 	pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, 0);
 	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
 								 PROGRESS_VACUUM_PHASE_SCAN_HEAP);
@@ -463,10 +478,10 @@ NvmVacuumFailsafe(Relation rel, NvmVacuumIndexing *ix, int indexScans)
 
 /*
  * NvmVacuumDeadTidsDone - the dead TIDs collected so far are dealt with:
- * by an index pass (always for a table without indexes, whose pass only
- * frees line pointers), or forgotten (the line pointers stay dead) when
- * index vacuuming is off, bypassed (last: the end of the scan, and no
- * pass ran yet) or stopped by the failsafe.
+ * by an index pass, or forgotten (the line pointers stay dead) when index
+ * vacuuming is off, bypassed (last: the end of the scan, and no pass ran
+ * yet) or stopped by the failsafe.  (A table without indexes collects
+ * none: NvmVacuumPage frees its dead line pointers at once.)
  */
 static void
 NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
@@ -475,13 +490,13 @@ NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 					  NvmVacuumIndexing *ix, bool last, BlockNumber nblocks,
 					  int *indexScans, int64 *vacuumed, int64 *deadItems)
 {
-	if (nindexes > 0 && ix->vacuum && last && ix->considerBypass &&
+	Assert(nindexes > 0);
+	if (ix->vacuum && last && ix->considerBypass &&
 		ix->lpdeadPages < nblocks * NVM_BYPASS_PAGES_FRACTION &&
 		ix->lpdeadItems < NVM_BYPASS_MAX_ITEMS)
 		ix->vacuum = false;		/* so few: as if there were none */
 	ix->considerBypass = false;
-	if (nindexes == 0 ||
-		(ix->vacuum && !NvmVacuumFailsafe(rel, ix, *indexScans)))
+	if (ix->vacuum && !NvmVacuumFailsafe(rel, ix, *indexScans))
 		NvmVacuumIndexPass(rel, dirIndex, Irel, nindexes, istats, rel->rd_rel->reltuples,
 						   bstrategy, dead, OldestXmin, vmbuf, indexScans, vacuumed,
 						   deadItems);
@@ -735,6 +750,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	BlockNumber nextScan;
 	TimestampTz start = GetCurrentTimestamp();
 	int64		deadBefore;
+	int			freed;
 	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
 							  MaxHeapTuplesPerPage);
 
@@ -791,13 +807,19 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 			continue;
 		vacuum_delay_point();
 		deadBefore = dead.n;
-		NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
-					  &dead, &live, &deadrows, &frozenXid, &vmbuf);
+		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit, nindexes == 0,
+							  &dead, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
-		if (dead.n > deadBefore)
+		if (dead.n > deadBefore || freed > 0)
 		{
 			ix.lpdeadPages++;
-			ix.lpdeadItems += dead.n - deadBefore;
+			ix.lpdeadItems += dead.n - deadBefore + freed;
+		}
+		if (freed > 0)
+		{
+			deadItems += freed;
+			pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_VACUUMED,
+										 ++vacuumedPages);
 		}
 		pgstat_progress_update_param(PROGRESS_VACUUM_NUM_DEAD_TUPLES, dead.n);
 		/* dead TIDs are kept within maintenance_work_mem: deal with them now */

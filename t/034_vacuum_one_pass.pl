@@ -1,0 +1,93 @@
+# 034_vacuum_one_pass.pl - VACUUM of a table without indexes frees the dead
+# line pointers of a page in the same visit that prunes it, as heap's
+# VACUUM does for such a table (no index entry can point to them): the
+# page is merged once, not again for a second pass over the table.
+#
+# - a table larger than the merge cache (1 MB: 128 images) with dead rows
+#   on every page: VACUUM merges about one image per page (two with a
+#   second pass, which finds the images evicted);
+# - VACUUM VERBOSE's lines on dead line pointers are heap's;
+# - the freed line pointers take new rows: the table does not grow;
+# - the same VACUUM with an index still takes two passes and gives heap's
+#   lines;
+# - after a crash the rows are there and nvm_am_check is clean.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
+
+my $node = nvm_node('onepass', qq{
+nvm_am.merge_cache_size = '1MB'
+});
+
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+sub stat_value
+{
+	return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'});
+}
+
+# the lines of VACUUM VERBOSE's report of table t on index scans and dead
+# line pointers
+sub vacuum_lines
+{
+	my ($t) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM (VERBOSE) $t");
+	is($ret, 0, "VACUUM (VERBOSE) $t succeeds") or diag($err);
+	my ($report) = $err =~ /(finished vacuuming "postgres\.public\.$t".*?)(?:\nINFO|\z)/s;
+	my @lines = grep { /index scans:|index scan / } split /\n/, $report // '';
+	s/.*(index scans: \d+).*/$1/ for @lines;
+	return join("\n", @lines);
+}
+
+sql(q{CREATE EXTENSION nvm_am});
+for my $am ('heap', 'nvm_am')
+{
+	my $t = $am eq 'heap' ? 'h' : 'n';
+	sql(qq{CREATE TABLE $t (id int, v int, pad text) USING $am;
+		   INSERT INTO $t SELECT g, g, repeat('x', 60) FROM generate_series(1, 60000) g;
+		   VACUUM $t;
+		   DELETE FROM $t WHERE id % 3 = 0;});
+}
+my $pages = sql(q{SELECT pg_relation_size('n') / 8192});
+cmp_ok($pages, '>', 4 * 128, "the table ($pages pages) is several times the merge cache");
+
+my $before = stat_value('merges_on_read');
+my %lines = map { $_ => vacuum_lines($_) } ('h', 'n');
+my $merges = stat_value('merges_on_read') - $before;
+cmp_ok($merges, '<=', $pages * 1.2,
+	"VACUUM merged $merges images for $pages pages: one visit per page");
+is($lines{n}, $lines{h}, "VERBOSE's lines are heap's: $lines{n}");
+like($lines{n}, qr/index scans: 0\nindex scan not needed: .* had 20000 dead item identifiers removed/,
+	'every dead line pointer was freed');
+
+# the freed line pointers take the new rows: the table does not grow
+sql(qq{INSERT INTO $_ SELECT g, g, repeat('y', 60) FROM generate_series(60001, 80000) g})
+  for ('h', 'n');
+is(sql(q{SELECT pg_relation_size('n') / 8192}), $pages, 'new rows go where the dead ones were');
+is(sql(q{SELECT count(*), sum(v) FROM n}), sql(q{SELECT count(*), sum(g) FROM generate_series(1, 80000) g WHERE g % 3 <> 0 OR g > 60000}),
+	'the rows are the live ones and the new ones');
+
+# with an index the dead line pointers wait for the index pass, as in heap
+for my $t ('h', 'n')
+{
+	sql(qq{CREATE INDEX ON $t (id); DELETE FROM $t WHERE id % 5 = 1;});
+}
+%lines = map { $_ => vacuum_lines($_) } ('h', 'n');
+is($lines{n}, $lines{h}, "with an index, VERBOSE's lines are heap's: $lines{n}");
+like($lines{n}, qr/index scans: 1\nindex scan needed: /, 'and an index pass ran');
+is(sql(q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+		 SELECT count(*) FROM n WHERE id % 5 = 1}), '0', 'the index finds no deleted row');
+
+my $want = sql(q{SELECT count(*), sum(v) FROM n});
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('n')}), '0', 'nvm_am_check is clean');
+kill_server($node);
+$node->start;
+is(sql(q{SELECT count(*), sum(v) FROM n}), $want, 'the rows after a crash');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('n')}), '0', 'nvm_am_check after the crash: clean');
+
+done_testing();
