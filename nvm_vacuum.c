@@ -93,7 +93,15 @@ typedef struct NvmDeadTids
 	int64		max;
 } NvmDeadTids;
 
+/* NvmVacuumTidKey - a TID as one number, ordered as the TIDs are */
+static inline uint64
+NvmVacuumTidKey(ItemPointer tid)
+{
+	return ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
+		ItemPointerGetOffsetNumberNoCheck(tid);
+}
 
+/* NvmVacuumDeadTidsAdd - add (blkno, off), after every TID d has */
 static void
 NvmVacuumDeadTidsAdd(NvmDeadTids *d, BlockNumber blkno, OffsetNumber off)
 {
@@ -106,22 +114,42 @@ NvmVacuumDeadTidsAdd(NvmDeadTids *d, BlockNumber blkno, OffsetNumber off)
 	}
 	/* ItemPointerSet is a macro that evaluates its pointer more than once */
 	ItemPointerSet(&d->tids[d->n], blkno, off);
+	/* in TID order, as NvmVacuumTidReaped's search needs */
+	Assert(d->n == 0 || NvmVacuumTidKey(&d->tids[d->n - 1]) < NvmVacuumTidKey(&d->tids[d->n]));
 	d->n++;
 }
 
-static int
-NvmVacuumTidCmp(const void *a, const void *b)
-{
-	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
-}
-
-/* index_bulk_delete callback: is the entry's TID one of the dead ones? */
+/*
+ * NvmVacuumTidReaped - index_bulk_delete callback: is the entry's TID one
+ * of the dead ones?  They are in TID order (collected page after page), so
+ * a TID outside their range is answered at once, any other by a binary
+ * search on their keys (called once per index entry: no comparison
+ * function called through a pointer).
+ */
 static bool
 NvmVacuumTidReaped(ItemPointer itemptr, void *state)
 {
 	NvmDeadTids *d = (NvmDeadTids *) state;
+	uint64		key = NvmVacuumTidKey(itemptr);
+	int64		lo = 0;
+	int64		hi = d->n;
 
-	return bsearch(itemptr, d->tids, d->n, sizeof(ItemPointerData), NvmVacuumTidCmp) != NULL;
+	if (d->n == 0 || key < NvmVacuumTidKey(&d->tids[0]) ||
+		key > NvmVacuumTidKey(&d->tids[d->n - 1]))
+		return false;
+	while (lo < hi)
+	{
+		int64		mid = lo + (hi - lo) / 2;
+		uint64		k = NvmVacuumTidKey(&d->tids[mid]);
+
+		if (k == key)
+			return true;
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 /* NvmVacuumRelName - "database.schema.table", as heap's VACUUM names it */
