@@ -32,17 +32,7 @@ autovacuum_naptime = 1
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
-# the index lines of VACUUM VERBOSE's report of table t
-sub vacuum_lines
-{
-	my ($t, $opts) = @_;
-	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM (VERBOSE$opts) $t");
-	is($ret, 0, "VACUUM (VERBOSE$opts) $t succeeds") or diag($err);
-	my ($report) = $err =~ /(finished vacuuming "postgres\.public\.$t".*?)(?:\nINFO|\z)/s;
-	my @lines = grep { /index scans:|index scan / } split /\n/, $report // '';
-	s/.*(index scans: \d+).*/$1/ for @lines;
-	return join("\n", @lines);
-}
+sub vacuum_lines { return vacuum_index_lines($node, @_); }
 
 sql(q{CREATE EXTENSION nvm_am});
 for my $am ('heap', 'nvm_am')

@@ -31,18 +31,7 @@ sub stat_value
 	return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'});
 }
 
-# the lines of VACUUM VERBOSE's report of table t on index scans and dead
-# line pointers
-sub vacuum_lines
-{
-	my ($t) = @_;
-	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM (VERBOSE) $t");
-	is($ret, 0, "VACUUM (VERBOSE) $t succeeds") or diag($err);
-	my ($report) = $err =~ /(finished vacuuming "postgres\.public\.$t".*?)(?:\nINFO|\z)/s;
-	my @lines = grep { /index scans:|index scan / } split /\n/, $report // '';
-	s/.*(index scans: \d+).*/$1/ for @lines;
-	return join("\n", @lines);
-}
+sub vacuum_lines { return vacuum_index_lines($node, @_); }
 
 sql(q{CREATE EXTENSION nvm_am});
 for my $am ('heap', 'nvm_am')

@@ -1,7 +1,7 @@
 # NvmProc - helpers for the crash tests: the postmaster's pid, its
 # children and their state, read from /proc; raw reads and writes of bytes
 # in a file (to inspect or damage a pool file); a started node with nvm_am
-# preloaded.
+# preloaded; VACUUM VERBOSE's lines on index scans.
 package NvmProc;
 
 use strict;
@@ -9,9 +9,10 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
-  nvm_node wal_node pool_layout pool_dir_entry pool_pte pool_log_records);
+  nvm_node wal_node pool_layout pool_dir_entry pool_pte pool_log_records vacuum_index_lines);
 
 use PostgreSQL::Test::Cluster;
+use Test::More;
 
 # pool files of the nodes made here, removed when the test ends
 my @pools;
@@ -225,6 +226,21 @@ sub pool_log_records
 		$off += $len;
 	}
 	return ($log, @recs);
+}
+
+# vacuum_index_lines NODE, TABLE, OPTIONS - run VACUUM (VERBOSE OPTIONS) on
+# TABLE of database postgres (a test that it succeeds) and return the lines
+# of its report on index scans and dead line pointers
+sub vacuum_index_lines
+{
+	my ($node, $t, $opts) = @_;
+	$opts //= '';
+	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM (VERBOSE$opts) $t");
+	is($ret, 0, "VACUUM (VERBOSE$opts) $t succeeds") or diag($err);
+	my ($report) = $err =~ /(finished vacuuming "postgres\.public\.$t".*?)(?:\nINFO|\z)/s;
+	my @lines = grep { /index scans:|index scan / } split /\n/, $report // '';
+	s/.*(index scans: \d+).*/$1/ for @lines;
+	return join("\n", @lines);
 }
 
 1;
