@@ -216,8 +216,10 @@ static bool pool_is_pmem = false;
 /*
  * How NvmPoolPrefault maps frames of a new batch: MADV_POPULATE_READ where
  * a read fault maps shared pages writable (tmpfs, /dev/shm: no write
- * notification), MADV_POPULATE_WRITE elsewhere; 0 once the kernel refused
- * (older than Linux 5.14), or on systems without either.
+ * notification), MADV_POPULATE_WRITE on other persistent memory (DAX); 0
+ * for a pool that is not persistent memory (msync mode: populating for
+ * writing would dirty pages nobody writes), or once the kernel refused
+ * (older than Linux 5.14).
  */
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ	22
@@ -515,7 +517,7 @@ NvmPoolSetPointers(void *base, bool is_pmem, const char *path)
 	{
 		struct statfs fs;
 
-		pool_populate_advice =
+		pool_populate_advice = !is_pmem ? 0 :
 			statfs(path, &fs) == 0 && fs.f_type == NVM_TMPFS_MAGIC ?
 			MADV_POPULATE_READ : MADV_POPULATE_WRITE;
 	}
@@ -1513,18 +1515,26 @@ NvmPoolRefillBatch(bool isLog)
 static void
 NvmPoolPrefault(const char *start, const char *end)
 {
-	uintptr_t	from = TYPEALIGN_DOWN(4096, (uintptr_t) start);
-	uintptr_t	to = TYPEALIGN(4096, (uintptr_t) end);
+	static uintptr_t pagesize = 0;
+	uintptr_t	from;
+	uintptr_t	to;
 
-	if (pool_populate_advice != 0 && to > from &&
-		madvise((void *) from, to - from, pool_populate_advice) != 0)
+	if (pool_populate_advice == 0 || start == NULL)
+		return;
+	if (pagesize == 0)
+		pagesize = (uintptr_t) sysconf(_SC_PAGESIZE);
+	from = TYPEALIGN_DOWN(pagesize, (uintptr_t) start);
+	to = TYPEALIGN(pagesize, (uintptr_t) end);
+	/* a kernel without MADV_POPULATE_*: EINVAL; anything else is transient */
+	if (to > from && madvise((void *) from, to - from, pool_populate_advice) != 0 &&
+		errno == EINVAL)
 		pool_populate_advice = 0;
 }
 
 /*
- * NvmPoolPrefaultBatch - NvmPoolPrefault the frames of a new batch (n of
- * them, ascending) and, for log frames, their log areas, a run of
- * adjacent ones at a time.
+ * NvmPoolPrefaultBatch - NvmPoolPrefault the n frames of a new batch (kept
+ * as a stack, highest first: walked from its end, ascending) and, for log
+ * frames, their log areas, a run of adjacent ones at a time.
  */
 static void
 NvmPoolPrefaultBatch(const uint64 *batch, int n, bool isLog)

@@ -20,8 +20,9 @@ was not durable when the power failed.
 the pool (the header's layout) and their length, so that a test can pick
 power failures inside each kind of step: "directory" (relation create,
 drop, truncate, nblocks), "xact_slot" and "commit_log" (commits),
-"page_write" (a whole page or page-table frame: merges, new pages, frame
-allocation), "publish" (an 8-byte store into a frame: page-table swings,
+"page_write" (a whole page or page-table frame: merges, filled new pages,
+frame allocation; and the header of a new empty page, the only part of it
+persisted), "publish" (an 8-byte store into a frame: page-table swings,
 in-place page header words), "log_record" (in-page log appends) and
 "runtime" (the generation high-water mark).  The parsed traces are cached
 in TRACE_DIR/events.cache.
@@ -48,7 +49,7 @@ def read_layout(pool):
     (magic, version, frame_size, sysid, size, dir_off, dir_n, frames_off, nframes,
      logs_off, log_size, pad, xact_off, xact_n, clog_off, clog_n) = h
     return {"dir": dir_off, "xact": xact_off, "clog": clog_off,
-            "frames": frames_off, "logs": logs_off, "size": size}
+            "frames": frames_off, "logs": logs_off, "size": size, "frame_size": frame_size}
 
 
 def classify(layout, off, length):
@@ -62,7 +63,9 @@ def classify(layout, off, length):
     if off < layout["frames"]:
         return "commit_log"
     if off < layout["logs"]:
-        return "page_write" if length >= 4096 else "publish"
+        # a new empty page persists its 24-byte header only (IplNewPage)
+        new_page = (off - layout["frames"]) % layout["frame_size"] == 0 and length == 24
+        return "page_write" if length >= 4096 or new_page else "publish"
     return "log_record"
 
 
