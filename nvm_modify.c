@@ -181,6 +181,10 @@ NvmModifySuperDelete(HeapTupleHeader hdr)
 /*
  * NvmModifyKill - super-delete (NvmModifySuperDelete) the tuple at tid,
  * which this transaction stored and nobody has seen.  Takes its page lock.
+ * The tuple is one more dead tuple for autovacuum whatever becomes of the
+ * transaction (heap counts an aborted speculative insertion as an insert
+ * and a delete, one dead tuple either way; the placement of an update's
+ * new version was never counted): pg_stat's dead tuples go up by one.
  */
 static void
 NvmModifyKill(Relation rel, int dirIndex, ItemPointer tid)
@@ -194,6 +198,8 @@ NvmModifyKill(Relation rel, int dirIndex, ItemPointer tid)
 	NvmModifySuperDelete(&hdr);
 	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(tid), &hdr);
 	LWLockRelease(lock);
+	/* (its argument is the number of dead tuples removed) */
+	pgstat_update_heap_dead_tuples(rel, -1);
 }
 
 void

@@ -101,6 +101,17 @@ my $retries = stat_of('update_retries') - $retries0;
 cmp_ok($updates, '>', 1000, "$updates updates");
 cmp_ok($retries, '>', 0, "updates that found the old version changed after placing the new one started over ($retries)");
 
+# pg_stat's dead tuples: one per update, committed (the old version) or
+# not (the new one), as for heap, and one per new version super-deleted
+# by a retry (nothing was pruned: the snapshot above holds every version);
+# a backend reports its counts when it exits, before it leaves
+# pg_stat_activity
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = 'pgbench'})
+  or die 'pgbench backends did not exit';
+is(sql(q{SELECT n_dead_tup - n_tup_upd - n_tup_del FROM pg_stat_user_tables WHERE relname = 'acc'}),
+	$retries, 'the super-deleted versions count as dead tuples');
+
 sub check
 {
 	my ($when) = @_;
