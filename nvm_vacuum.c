@@ -667,6 +667,30 @@ NvmVacuumNextUnskippable(Relation rel, BlockNumber from, BlockNumber nblocks,
 	return blkno;
 }
 
+/*
+ * NvmVacuumMaxDead - how many dead TIDs VACUUM collects before an index
+ * pass, sized as heap's VACUUM sizes its array (pg_stat_progress_vacuum
+ * shows it as max_dead_tuples): what autovacuum_work_mem (in an
+ * autovacuum worker, when set) or maintenance_work_mem holds after heap's
+ * 8-byte array header, no more than 1 GB of them or than nblocks pages can
+ * have, at least one page's worth; one page's worth for a table without
+ * indexes, whose dead line pointers are freed page by page.
+ */
+static int64
+NvmVacuumMaxDead(BlockNumber nblocks, int nindexes)
+{
+	int			workMem = IsAutoVacuumWorkerProcess() && autovacuum_work_mem != -1 ?
+		autovacuum_work_mem : maintenance_work_mem;
+	int64		n;
+
+	if (nindexes == 0)
+		return MaxHeapTuplesPerPage;
+	n = ((int64) workMem * 1024 - 2 * sizeof(int)) / (int64) sizeof(ItemPointerData);
+	n = Min(n, (int64) (MaxAllocSize / sizeof(ItemPointerData)));
+	n = Min(n, (int64) nblocks * MaxHeapTuplesPerPage);
+	return Max(n, MaxHeapTuplesPerPage);
+}
+
 /* NvmVacuumPercent - pages as a percentage of the table's (100 when empty) */
 static double
 NvmVacuumPercent(BlockNumber pages, BlockNumber total)
@@ -779,8 +803,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	TimestampTz start = GetCurrentTimestamp();
 	int64		deadBefore;
 	int			freed;
-	int64		maxDead = Max((int64) maintenance_work_mem * 1024 / (int64) sizeof(ItemPointerData),
-							  MaxHeapTuplesPerPage);
+	int64		maxDead;
 
 	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
 									   params->multixact_freeze_min_age,
@@ -790,6 +813,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	frozenXid = OldestXmin;
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
 	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
+	maxDead = NvmVacuumMaxDead(nblocks, nindexes);
 
 	/*
 	 * Index passes are never parallel here; say so where heap does, for a

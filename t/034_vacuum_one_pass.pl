@@ -10,12 +10,15 @@
 # - the freed line pointers take new rows: the table does not grow;
 # - the same VACUUM with an index still takes two passes and gives heap's
 #   lines;
+# - pg_stat_progress_vacuum's max_dead_tuples is heap's, with and without
+#   an index;
 # - after a crash the rows are there and nvm_am_check is clean.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
@@ -81,6 +84,41 @@ is(sql(q{SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashj
 is(sql(q{SET enable_seqscan = off; SET enable_bitmapscan = off;
 		 SELECT count(*) FROM n WHERE id BETWEEN 80001 AND 92000}), '12000',
 	'and find the new rows');
+
+# pg_stat_progress_vacuum's max_dead_tuples is heap's: a page's worth for a
+# table without indexes, else what maintenance_work_mem holds, capped by
+# what the table's pages can hold.  Read while a VACUUM slowed by the cost
+# delay runs, then cancelled.
+sub progress_max_dead
+{
+	my ($t) = @_;
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', 'SET vacuum_cost_delay = 100',
+		  '-c', 'SET vacuum_cost_limit = 1', '-c', "VACUUM $t" ],
+		'>', \my $out, '2>', \my $err);
+	$node->poll_query_until('postgres',
+		qq{SELECT count(*) = 1 FROM pg_stat_progress_vacuum WHERE relid = '$t'::regclass})
+	  or die "no VACUUM of $t seen in progress";
+	my $v = sql(qq{SELECT max_dead_tuples FROM pg_stat_progress_vacuum WHERE relid = '$t'::regclass});
+	sql(qq{SELECT pg_cancel_backend(pid) FROM pg_stat_progress_vacuum WHERE relid = '$t'::regclass});
+	$h->finish;
+	return $v;
+}
+my %maxdead;
+for my $am ('heap', 'nvm_am')
+{
+	my $t = $am eq 'heap' ? 'ph' : 'pn';
+	sql(qq{CREATE TABLE $t (id int, pad text) USING $am;
+		   INSERT INTO $t SELECT g, repeat('p', 60) FROM generate_series(1, 20000) g;
+		   DELETE FROM $t WHERE id % 2 = 0;});
+	$maxdead{$am}{noindex} = progress_max_dead($t);
+	sql(qq{CREATE INDEX ON $t (id); DELETE FROM $t WHERE id % 3 = 0;});
+	$maxdead{$am}{index} = progress_max_dead($t);
+}
+is($maxdead{nvm_am}{noindex}, '291', 'max_dead_tuples without indexes: one page of TIDs');
+is($maxdead{nvm_am}{noindex}, $maxdead{heap}{noindex}, '... as heap shows');
+is($maxdead{nvm_am}{index}, $maxdead{heap}{index},
+	"max_dead_tuples with an index: heap's ($maxdead{heap}{index})");
 
 my $want = sql(q{SELECT count(*), sum(v) FROM n});
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('n')}), '0', 'nvm_am_check is clean');
