@@ -720,30 +720,28 @@ IplLogEmpty(uint64 frame)
 }
 
 /*
- * IplRecWhole - is rec, at byte off of a log of size bytes, a whole record
- * of generation gen: a possible length that fits the log, and its CRC?
- */
-static inline bool
-IplRecWhole(const IplRecord *rec, uint64 gen, uint32 off, uint32 size)
-{
-	return rec->gen == gen && rec->len >= sizeof(IplRecord) && rec->len % 8 == 0 &&
-		off + rec->len <= size && rec->crc == IplRecCrc(rec);
-}
-
-/*
- * IplRecAppended - is rec, at byte off of a log of size bytes, a record of
- * generation gen, when gen was handed out in this run?  Such a log was
- * appended whole by IplLogAppend, which ends it with a generation of 0: a
- * record of gen here is one it appended, without a look at its CRC (the
- * bytes after the end may be an older log's, even tuple bytes that look
- * like a header of gen, but never where IplLogAppend left its end mark).
+ * IplRecAppended - is rec, at byte off of a log of size bytes, a header of
+ * generation gen with a possible length that fits the log?  When gen was
+ * handed out in this run, that is a record IplLogAppend appended: it ends
+ * the log with a generation of 0, so no CRC is needed (the bytes after the
+ * end may be an older log's, even tuple bytes that look like a header of
+ * gen, but never where IplLogAppend left its end mark).
  */
 static inline bool
 IplRecAppended(const IplRecord *rec, uint64 gen, uint32 off, uint32 size)
 {
-	Assert(NvmPoolGenerationIsNew(gen));
 	return rec->gen == gen && rec->len >= sizeof(IplRecord) && rec->len % 8 == 0 &&
 		off + rec->len <= size;
+}
+
+/*
+ * IplRecWhole - is rec, at byte off of a log of size bytes, a whole record
+ * of generation gen, whatever run wrote it: IplRecAppended, and its CRC?
+ */
+static inline bool
+IplRecWhole(const IplRecord *rec, uint64 gen, uint32 off, uint32 size)
+{
+	return IplRecAppended(rec, gen, off, size) && rec->crc == IplRecCrc(rec);
 }
 
 /*
@@ -1490,6 +1488,25 @@ IplSettle(int dirIndex, BlockNumber blkno)
 }
 
 /*
+ * IplFinishBase - the base image in frame, page blkno of relation dirIndex
+ * about to be published as a new page, gets a new generation and its
+ * checksum; its first len bytes are persisted (the rest must need no
+ * persisting), and the frame counts as verified: its checksum was computed
+ * from these bytes, no check at its first read.  Caller holds what keeps
+ * others from adding block blkno.
+ */
+static void
+IplFinishBase(int dirIndex, BlockNumber blkno, uint64 frame, Size len)
+{
+	Page		page = NvmPoolFramePage(frame);
+
+	IplPageSetGen(page, NvmPoolNextGeneration());
+	IplSetChecksum(dirIndex, blkno, page);
+	IplPersist(dirIndex, page, len);
+	NvmPoolSetFrameVerified(frame);
+}
+
+/*
  * IplNewPage - add an empty page at the end of a relation; returns its
  * block number.  Caller holds the relation's extension lock.
  */
@@ -1506,8 +1523,6 @@ IplNewPage(int dirIndex)
 	frame = NvmPoolAllocFrame(true);	/* it is about to be filled */
 	page = NvmPoolFramePage(frame);
 	PageInit(page, BLCKSZ, 0);
-	IplPageSetGen(page, NvmPoolNextGeneration());
-	IplSetChecksum(dirIndex, blkno, page);
 
 	/*
 	 * Only the header is made durable: the rest of an empty heap page is
@@ -1517,9 +1532,7 @@ IplNewPage(int dirIndex)
 	 * writes per page a table grows by: 8 kB per 55 single-row inserts.
 	 */
 	Assert(((PageHeader) page)->pd_special == BLCKSZ);
-	IplPersist(dirIndex, page, SizeOfPageHeaderData);
-	/* its checksum was computed from these bytes: no check at its first read */
-	NvmPoolSetFrameVerified(frame);
+	IplFinishBase(dirIndex, blkno, frame, SizeOfPageHeaderData);
 	*NvmPoolFrameWalLsn(frame) = InvalidXLogRecPtr;
 	if (wal)
 		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, NULL, NvmPoolFrameWalLsn(frame),
@@ -1547,10 +1560,7 @@ IplPublishNewPage(int dirIndex, BlockNumber blkno, uint64 frame)
 	if (IplWalNeeded(dirIndex))
 		IplWalPage(XLOG_NVM_NEW_PAGE, dirIndex, blkno, page, NvmPoolFrameWalLsn(frame),
 				   0, NULL, 0, InvalidTransactionId, REGBUF_FORCE_IMAGE);
-	IplPageSetGen(page, NvmPoolNextGeneration());
-	IplSetChecksum(dirIndex, blkno, page);
-	IplPersist(dirIndex, page, BLCKSZ);
-	NvmPoolSetFrameVerified(frame);
+	IplFinishBase(dirIndex, blkno, frame, BLCKSZ);
 	NvmPoolRelMapNewBlock(dirIndex, blkno, frame);
 }
 

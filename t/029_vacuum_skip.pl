@@ -92,17 +92,13 @@ is($scanned, $pagesNow, 'DISABLE_PAGE_SKIPPING scans every page');
 # the cost-based delay throttles it (a page costs vacuum_cost_page_hit, so
 # with a limit of 1 it sleeps after every page), and pg_stat_progress_vacuum
 # shows it meanwhile
-my $vac = IPC::Run::start(
-	[ 'psql', '-X', '-d', $node->connstr('postgres'),
-	  '-c', 'SET vacuum_cost_delay = 20', '-c', 'SET vacuum_cost_limit = 1',
-	  '-c', 'VACUUM (DISABLE_PAGE_SKIPPING) t' ],
-	'>', \my $vout, '2>', \my $verr);
+my ($vac, $vout, $verr) = throttled_vacuum($node, 20, '(DISABLE_PAGE_SKIPPING) t');
 ok( $node->poll_query_until(
 		'postgres', qq{SELECT phase = 'scanning heap' AND heap_blks_total = $pagesNow
 		AND heap_blks_scanned > 0 AND heap_blks_scanned < heap_blks_total
 		FROM pg_stat_progress_vacuum WHERE relid = 't'::regclass}),
 	'pg_stat_progress_vacuum shows the throttled VACUUM scanning the table');
-ok($vac->finish, 'the throttled VACUUM succeeds') or diag($verr);
+ok($vac->finish, 'the throttled VACUUM succeeds') or diag($$verr);
 is(sql(q{SELECT count(*) FROM pg_stat_progress_vacuum}), '0', 'and leaves the view');
 
 # runs shorter than 32 pages are scanned anyway (heap's threshold), so a

@@ -18,7 +18,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
@@ -92,10 +91,7 @@ is(sql(q{SET enable_seqscan = off; SET enable_bitmapscan = off;
 sub progress_max_dead
 {
 	my ($t) = @_;
-	my $h = IPC::Run::start(
-		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', 'SET vacuum_cost_delay = 100',
-		  '-c', 'SET vacuum_cost_limit = 1', '-c', "VACUUM $t" ],
-		'>', \my $out, '2>', \my $err);
+	my ($h) = throttled_vacuum($node, 100, $t);
 	$node->poll_query_until('postgres',
 		qq{SELECT count(*) = 1 FROM pg_stat_progress_vacuum WHERE relid = '$t'::regclass})
 	  or die "no VACUUM of $t seen in progress";

@@ -1,7 +1,7 @@
 # NvmProc - helpers for the crash tests: the postmaster's pid, its
 # children and their state, read from /proc; raw reads and writes of bytes
 # in a file (to inspect or damage a pool file); a started node with nvm_am
-# preloaded; VACUUM VERBOSE's lines on index scans.
+# preloaded; VACUUM VERBOSE's lines on index scans; a throttled VACUUM.
 package NvmProc;
 
 use strict;
@@ -9,10 +9,12 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
-  nvm_node wal_node pool_layout pool_dir_entry pool_pte pool_log_records vacuum_index_lines);
+  nvm_node wal_node pool_layout pool_dir_entry pool_pte pool_log_records vacuum_index_lines
+  throttled_vacuum);
 
 use PostgreSQL::Test::Cluster;
 use Test::More;
+use IPC::Run;
 
 # pool files of the nodes made here, removed when the test ends
 my @pools;
@@ -241,6 +243,22 @@ sub vacuum_index_lines
 	my @lines = grep { /index scans:|index scan / } split /\n/, $report // '';
 	s/.*(index scans: \d+).*/$1/ for @lines;
 	return join("\n", @lines);
+}
+
+# throttled_vacuum NODE, DELAY_MS, ARGS - start VACUUM ARGS in database
+# postgres of NODE, slowed by the cost-based delay (a page costs
+# vacuum_cost_page_hit, so with a limit of 1 it sleeps DELAY_MS after every
+# page); returns the IPC::Run handle and references to its stdout and stderr
+sub throttled_vacuum
+{
+	my ($node, $delay, $args) = @_;
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'),
+		  '-c', "SET vacuum_cost_delay = $delay", '-c', 'SET vacuum_cost_limit = 1',
+		  '-c', "VACUUM $args" ],
+		'>', \$out, '2>', \$err);
+	return ($h, \$out, \$err);
 }
 
 1;
