@@ -227,7 +227,8 @@ extern bool NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno,
 extern IplReadSource NvmPruneBeforeRead(Relation rel, int dirIndex,
 										BlockNumber blkno, LWLock *lock);
 extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
-						 bool force, TransactionId oldestXmin);
+						 bool force, TransactionId oldestXmin,
+						 int *ndeletedOut);
 
 /* nvm_vacuum.c */
 extern void NvmVacuumRelation(Relation rel, struct VacuumParams *params,

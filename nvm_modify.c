@@ -623,7 +623,7 @@ retry:
 		off = IplUpdateTuple(page, blkno, heaptup,
 							 ItemPointerGetOffsetNumber(otid), &hdr);
 		if (off == InvalidOffsetNumber &&
-			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId))
+			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId, NULL))
 		{
 			page = IplGetPage(dirIndex, blkno);
 			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
@@ -871,7 +871,7 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
 							  reserve);
 			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
-														   InvalidTransactionId))
+														   InvalidTransactionId, NULL))
 				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
 							  reserve);
 

@@ -27,6 +27,11 @@
  *	  predecessor's updater): freezing keeps the raw xmin, so a frozen
  *	  member never cuts its chain.
  *
+ *	  An opportunistic prune tells the statistics how many dead tuples it
+ *	  removed, as heap_page_prune_opt does (the tuples removed less the
+ *	  line pointers it left dead, which VACUUM still has to visit), so that
+ *	  pg_stat's n_dead_tup, and autovacuum's decision, see what is left.
+ *
  * Locks: the caller holds the page's lock (NvmPoolPageLock), exclusively to
  * prune, shared to follow a chain.
  *
@@ -39,6 +44,7 @@
 #include "access/heapam_xlog.h"
 #include "access/htup_details.h"
 #include "access/xlog.h"
+#include "pgstat.h"
 #include "utils/snapmgr.h"
 
 #include "nvm_am.h"
@@ -227,7 +233,8 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 	{
 		if (NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
-			(void) NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId);
+			(void) NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId,
+							   NULL);
 		LWLockRelease(lock);
 	}
 	LWLockAcquire(lock, LW_SHARED);
@@ -236,16 +243,22 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 
 /*
  * NvmPrunePage - reclaim the space of row versions on page blkno that no
- * transaction can see any more (see the file header); with force, whatever
- * pd_prune_xid says.  oldestXmin, when valid, is VACUUM's horizon: versions
- * deleted before it are dead too.  Returns true if the page was rewritten
- * (callers must fetch the page again); false when there was nothing to
- * prune, or the pool had no frame for the pruned page.  Caller holds the
- * page lock exclusively.
+ * transaction can see any more (see the file header); with force (VACUUM),
+ * whatever pd_prune_xid says.  oldestXmin, when valid, is VACUUM's horizon:
+ * versions deleted before it are dead too.  Returns true if the page was
+ * rewritten (callers must fetch the page again); false when there was
+ * nothing to prune, or the pool had no frame for the pruned page.
+ * *ndeletedOut, when given, is set to the number of tuples removed (0
+ * unless the page was rewritten), as heap_page_prune counts them: the
+ * pruned members of each chain, a root turned into a redirect or a dead
+ * line pointer included, a redirect made dead not.  Without force the
+ * removed tuples less the new dead line pointers are reported to pg_stat
+ * (heap_page_prune_opt's rule); VACUUM reports its own counts.  Caller
+ * holds the page lock exclusively.
  */
 bool
 NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
-			 TransactionId oldestXmin)
+			 TransactionId oldestXmin, int *ndeletedOut)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -258,10 +271,13 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 	int			nredirected = 0;
 	int			ndead = 0;
 	int			nunused = 0;
+	int			ndeleted = 0;
 	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
 	TransactionId nextPrune = InvalidTransactionId;
 	TransactionId conflictXid = InvalidTransactionId;
 
+	if (ndeletedOut)
+		*ndeletedOut = 0;
 	if (!force &&
 		(!TransactionIdIsValid(pruneXid) ||
 		 !GlobalVisTestIsRemovableXid(vistest, pruneXid)))
@@ -328,6 +344,7 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 				nowdead[ndead++] = root;
 			continue;
 		}
+		ndeleted += nprefix;	/* every member holds a tuple */
 		if (nprefix == n)
 			nowdead[ndead++] = root;
 		else
@@ -348,6 +365,7 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 
 		if (dead[off] && !reached[off] && ItemIdIsNormal(lp))
 		{
+			ndeleted++;
 			if (HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
 				nowunused[nunused++] = off;
 			else
@@ -361,7 +379,13 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		return false;
 	}
 	NvmCommitFlushRelied();
-	return IplPruneExecute(dirIndex, blkno, redirected, nredirected,
-						   nowdead, ndead, nowunused, nunused, nextPrune,
-						   conflictXid);
+	if (!IplPruneExecute(dirIndex, blkno, redirected, nredirected,
+						 nowdead, ndead, nowunused, nunused, nextPrune,
+						 conflictXid))
+		return false;
+	if (ndeletedOut)
+		*ndeletedOut = ndeleted;
+	if (!force && ndeleted > ndead)
+		pgstat_update_heap_dead_tuples(rel, ndeleted - ndead);
+	return true;
 }

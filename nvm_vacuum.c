@@ -223,8 +223,8 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
 
 /*
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
- * and freeze its tuples.  *frozenXid is lowered to the oldest xid left
- * unfrozen.
+ * and freeze its tuples.  *removed gains the tuples the prune removed,
+ * *frozenXid is lowered to the oldest xid left unfrozen.
  *
  * Pruning uses VACUUM's OldestXmin, the horizon the freeze limit comes
  * from, so that every version OldestXmin calls dead is gone before anything
@@ -242,7 +242,7 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
 static int
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			  TransactionId OldestXmin, TransactionId FreezeLimit, bool freeNow,
-			  NvmDeadTids *dead, double *live, double *deadrows,
+			  NvmDeadTids *dead, int64 *removed, double *live, double *deadrows,
 			  TransactionId *frozenXid, Buffer *vmbuf)
 {
 	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
@@ -253,10 +253,12 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	HTSV_Result status[MaxHeapTuplesPerPage + 1];
 	OffsetNumber unused[MaxHeapTuplesPerPage];
 	int			nunused = 0;
+	int			ndeleted;
 
 	NvmVismapPin(rel, blkno, vmbuf);
 	LWLockAcquire(lock, LW_EXCLUSIVE);
-	dirtied = NvmPrunePage(rel, dirIndex, blkno, true, OldestXmin);
+	dirtied = NvmPrunePage(rel, dirIndex, blkno, true, OldestXmin, &ndeleted);
+	*removed += ndeleted;
 	page = IplGetPage(dirIndex, blkno);
 	maxoff = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
@@ -705,7 +707,7 @@ NvmVacuumPercent(BlockNumber pages, BlockNumber total)
 static void
 NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 				int indexScans, BlockNumber origBlocks, BlockNumber nblocks,
-				BlockNumber scanned, double live, double deadrows,
+				BlockNumber scanned, int64 removed, double live, double deadrows,
 				int64 deadItems, const NvmVacuumIndexing *ix, bool aggressive,
 				TransactionId frozenXid, TransactionId oldFrozenXid,
 				bool frozenXidUpdated)
@@ -738,8 +740,8 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 	appendStringInfo(&buf, "pages: %u removed, %u remain, %u scanned (%.2f%% of total)\n",
 					 origBlocks > nblocks ? origBlocks - nblocks : 0, nblocks, scanned,
 					 NvmVacuumPercent(scanned, origBlocks));
-	appendStringInfo(&buf, "tuples: %.0f remain, %.0f are dead but not yet removable\n",
-					 live, deadrows);
+	appendStringInfo(&buf, "tuples: %lld removed, %.0f remain, %.0f are dead but not yet removable\n",
+					 (long long) removed, live, deadrows);
 	/* the dead line pointers pruning left, and what became of them */
 	if (ix->vacuum)
 		appendStringInfo(&buf, "index scan %s: %u pages from table (%.2f%% of total) had %lld dead item identifiers removed",
@@ -778,6 +780,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	MultiXactId MultiXactCutoff;
 	TransactionId frozenXid;
 	NvmDeadTids dead = {0};
+	int64		removed = 0;
 	double		live = 0;
 	double		deadrows = 0;
 	int64		deadItems = 0;
@@ -860,7 +863,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		vacuum_delay_point();
 		deadBefore = dead.n;
 		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit, nindexes == 0,
-							  &dead, &live, &deadrows, &frozenXid, &vmbuf);
+							  &dead, &removed, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
 		if (dead.n > deadBefore || freed > 0)
 		{
@@ -953,7 +956,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
 	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, start, indexScans, origBlocks, nblocks, scanned,
-					live, deadrows, deadItems, &ix, aggressive, frozenXid, oldFrozenXid,
+					removed, live, deadrows, deadItems, &ix, aggressive, frozenXid, oldFrozenXid,
 					frozenXidUpdated);
 }
 

@@ -56,7 +56,7 @@ cmp_ok($pages, '>=', 50, "the table has $pages pages");
 
 my ($scanned, $remain, $report) = vacuum('(VERBOSE) t');
 is($scanned, $pages, 'the first VACUUM scans every page');
-like($report, qr/tuples: 3000 remain/, 'it counts the rows');
+like($report, qr/tuples: \d+ removed, 3000 remain/, 'it counts the rows');
 ($scanned) = vacuum('(VERBOSE) t');
 is($scanned, 0, 'a second VACUUM of the unchanged table scans none');
 
