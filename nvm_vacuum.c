@@ -45,6 +45,7 @@
 #include "commands/progress.h"
 #include "commands/dbcommands.h"
 #include "commands/vacuum.h"
+#include "executor/instrument.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -57,6 +58,7 @@
 #include "storage/smgr.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/pg_rusage.h"
 #include "utils/timestamp.h"
 #include "utils/tuplesort.h"
 
@@ -84,6 +86,25 @@ typedef struct NvmVacuumIndexing
 	BlockNumber lpdeadPages;	/* pages left with dead line pointers by pruning */
 	int64		lpdeadItems;	/* and those line pointers */
 } NvmVacuumIndexing;
+
+/*
+ * What VACUUM's report needs beyond its counts: the resources and WAL
+ * used since the start, the removable cutoff, relminmxid, and a line per
+ * index (heap's lines, in heap's order).
+ */
+typedef struct NvmVacuumInstr
+{
+	TimestampTz start;
+	PGRUsage	ru0;
+	WalUsage	walusage0;
+	PgStat_Counter readtime0;
+	PgStat_Counter writetime0;
+	TransactionId OldestXmin;
+	MultiXactId minMxid;
+	MultiXactId oldMinMxid;
+	bool		minMxidUpdated;
+	StringInfoData indexLines;
+} NvmVacuumInstr;
 
 /* the dead TIDs one VACUUM collects, in TID order */
 typedef struct NvmDeadTids
@@ -167,10 +188,14 @@ NvmVacuumRelName(Relation rel)
  * accesses do: a page examined costs vacuum_cost_page_hit (the pool is
  * memory; there is no miss), one VACUUM changed vacuum_cost_page_dirty
  * more.  vacuum_delay_point() sleeps when the balance reaches the limit.
+ * The page counts as a hit (and dirtied) in the report's buffer usage too.
  */
 static inline void
 NvmVacuumCharge(bool dirtied)
 {
+	VacuumPageHit++;
+	if (dirtied)
+		VacuumPageDirty++;
 	if (!VacuumCostActive)
 		return;
 	VacuumCostBalance += VacuumCostPageHit;
@@ -702,10 +727,12 @@ NvmVacuumPercent(BlockNumber pages, BlockNumber total)
 
 /*
  * NvmVacuumReport - VACUUM VERBOSE's report, and autovacuum's log line when
- * it ran longer than log_autovacuum_min_duration.
+ * it ran longer than log_autovacuum_min_duration: heap's lines in heap's
+ * order, so that what reads heap's reports reads these (buffer usage counts
+ * the table's pages as hits, read once each, and the indexes' buffers).
  */
 static void
-NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
+NvmVacuumReport(Relation rel, struct VacuumParams *params, NvmVacuumInstr *instr,
 				int indexScans, BlockNumber origBlocks, BlockNumber nblocks,
 				BlockNumber scanned, int64 removed, double live, double deadrows,
 				int64 deadItems, const NvmVacuumIndexing *ix, bool aggressive,
@@ -715,11 +742,15 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 	int			elevel;
 	StringInfoData buf;
 	const char *what;
+	WalUsage	walusage;
+	long		secs;
+	int			usecs;
+	double		elapsed;
 
 	if (params->options & VACOPT_VERBOSE)
 		elevel = INFO;
 	else if (IsAutoVacuumWorkerProcess() && params->log_min_duration >= 0 &&
-			 TimestampDifferenceExceeds(start, GetCurrentTimestamp(),
+			 TimestampDifferenceExceeds(instr->start, GetCurrentTimestamp(),
 										params->log_min_duration))
 		elevel = LOG;
 	else
@@ -742,20 +773,42 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, TimestampTz start,
 					 NvmVacuumPercent(scanned, origBlocks));
 	appendStringInfo(&buf, "tuples: %lld removed, %.0f remain, %.0f are dead but not yet removable\n",
 					 (long long) removed, live, deadrows);
+	appendStringInfo(&buf, "removable cutoff: %u, which was %d XIDs old when operation ended\n",
+					 instr->OldestXmin, (int32) (ReadNextTransactionId() - instr->OldestXmin));
+	if (frozenXidUpdated)
+		appendStringInfo(&buf, "new relfrozenxid: %u, which is %d XIDs ahead of previous value\n",
+						 frozenXid, (int32) (frozenXid - oldFrozenXid));
+	if (instr->minMxidUpdated)
+		appendStringInfo(&buf, "new relminmxid: %u, which is %d MXIDs ahead of previous value\n",
+						 instr->minMxid, (int32) (instr->minMxid - instr->oldMinMxid));
 	/* the dead line pointers pruning left, and what became of them */
 	if (ix->vacuum)
-		appendStringInfo(&buf, "index scan %s: %u pages from table (%.2f%% of total) had %lld dead item identifiers removed",
+		appendStringInfo(&buf, "index scan %s: %u pages from table (%.2f%% of total) had %lld dead item identifiers removed\n",
 						 indexScans > 0 ? "needed" : "not needed", ix->lpdeadPages,
 						 NvmVacuumPercent(ix->lpdeadPages, origBlocks), (long long) deadItems);
 	else
-		appendStringInfo(&buf, "index scan bypassed%s: %u pages from table (%.2f%% of total) have %lld dead item identifiers",
+		appendStringInfo(&buf, "index scan bypassed%s: %u pages from table (%.2f%% of total) have %lld dead item identifiers\n",
 						 ix->failsafe ? " by failsafe" : "", ix->lpdeadPages,
 						 NvmVacuumPercent(ix->lpdeadPages, origBlocks), (long long) ix->lpdeadItems);
-	if (frozenXidUpdated)
-		appendStringInfo(&buf, "\nnew relfrozenxid: %u, which is %d XIDs ahead of previous value",
-						 frozenXid, (int32) (frozenXid - oldFrozenXid));
-	else if (!TransactionIdIsValid(frozenXid))
-		appendStringInfoString(&buf, "\nrelfrozenxid not advanced: all-visible pages not frozen were skipped");
+	appendBinaryStringInfo(&buf, instr->indexLines.data, instr->indexLines.len);
+	if (track_io_timing)
+		appendStringInfo(&buf, "I/O timings: read: %.3f ms, write: %.3f ms\n",
+						 (double) (pgStatBlockReadTime - instr->readtime0) / 1000,
+						 (double) (pgStatBlockWriteTime - instr->writetime0) / 1000);
+	TimestampDifference(instr->start, GetCurrentTimestamp(), &secs, &usecs);
+	elapsed = secs + usecs / 1000000.0;
+	appendStringInfo(&buf, "avg read rate: %.3f MB/s, avg write rate: %.3f MB/s\n",
+					 elapsed > 0 ? (double) BLCKSZ * VacuumPageMiss / (1024 * 1024) / elapsed : 0.0,
+					 elapsed > 0 ? (double) BLCKSZ * VacuumPageDirty / (1024 * 1024) / elapsed : 0.0);
+	appendStringInfo(&buf, "buffer usage: %lld hits, %lld misses, %lld dirtied\n",
+					 (long long) VacuumPageHit, (long long) VacuumPageMiss,
+					 (long long) VacuumPageDirty);
+	memset(&walusage, 0, sizeof(walusage));
+	WalUsageAccumDiff(&walusage, &pgWalUsage, &instr->walusage0);
+	appendStringInfo(&buf, "WAL usage: %lld records, %lld full page images, %llu bytes\n",
+					 (long long) walusage.wal_records, (long long) walusage.wal_fpi,
+					 (unsigned long long) walusage.wal_bytes);
+	appendStringInfo(&buf, "system usage: %s", pg_rusage_show(&instr->ru0));
 	ereport(elevel, (errmsg_internal("%s", buf.data)));
 	pfree(buf.data);
 }
@@ -803,17 +856,24 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	TransactionId oldFrozenXid;
 	bool		skipRange;
 	BlockNumber nextScan;
-	TimestampTz start = GetCurrentTimestamp();
+	NvmVacuumInstr instr;
 	int64		deadBefore;
 	int			freed;
 	int64		maxDead;
 
+	instr.start = GetCurrentTimestamp();
+	pg_rusage_init(&instr.ru0);
+	instr.walusage0 = pgWalUsage;
+	instr.readtime0 = pgStatBlockReadTime;
+	instr.writetime0 = pgStatBlockWriteTime;
+	initStringInfo(&instr.indexLines);
 	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
 									   params->multixact_freeze_min_age,
 									   params->multixact_freeze_table_age,
 									   &OldestXmin, &OldestMxact, &FreezeLimit,
 									   &MultiXactCutoff);
 	frozenXid = OldestXmin;
+	instr.OldestXmin = OldestXmin;
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);
 	istats = palloc0(Max(nindexes, 1) * sizeof(IndexBulkDeleteResult *));
 	maxDead = NvmVacuumMaxDead(nblocks, nindexes);
@@ -913,8 +973,14 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	}
 	for (int i = 0; i < nindexes; i++)
 	{
-		if (istats[i])
-			pfree(istats[i]);
+		if (!istats[i])
+			continue;
+		appendStringInfo(&instr.indexLines,
+						 "index \"%s\": pages: %u in total, %u newly deleted, %u currently deleted, %u reusable\n",
+						 RelationGetRelationName(Irel[i]), istats[i]->num_pages,
+						 istats[i]->pages_newly_deleted, istats[i]->pages_deleted,
+						 istats[i]->pages_free);
+		pfree(istats[i]);
 	}
 	vac_close_indexes(nindexes, Irel, NoLock);
 	pfree(istats);
@@ -949,13 +1015,17 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	}
 	visibilitymap_count(rel, &allVisible, NULL);
 	oldFrozenXid = rel->rd_rel->relfrozenxid;
+	instr.oldMinMxid = rel->rd_rel->relminmxid;
+	instr.minMxid = OldestMxact;
+	instr.minMxidUpdated = false;
 	vac_update_relstats(rel, nblocks, live, Min(allVisible, nblocks), nindexes > 0,
-						frozenXid, OldestMxact, &frozenXidUpdated, NULL, false);
+						frozenXid, OldestMxact, &frozenXidUpdated,
+						&instr.minMxidUpdated, false);
 	/* (an estimate is -1 when nothing was ever counted: heap's rule) */
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
 	pgstat_progress_end_command();
-	NvmVacuumReport(rel, params, start, indexScans, origBlocks, nblocks, scanned,
+	NvmVacuumReport(rel, params, &instr, indexScans, origBlocks, nblocks, scanned,
 					removed, live, deadrows, deadItems, &ix, aggressive, frozenXid, oldFrozenXid,
 					frozenXidUpdated);
 }

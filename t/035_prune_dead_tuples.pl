@@ -9,7 +9,7 @@
 # - n_dead_tup is far below the number of updates (pruning removed most);
 # - n_dead_tup is exactly what VACUUM then removes (VERBOSE's "tuples: N
 #   removed", a line heap prints too): nothing pruned is still counted,
-#   nothing still on a page is forgotten;
+#   nothing still on a page is forgotten (heap's comes within a few);
 # - after VACUUM, n_dead_tup is 0 and every row is there.
 use strict;
 use warnings;
@@ -58,7 +58,17 @@ for my $am ('heap', 'nvm_am')
 	is($ret, 0, "$am: VACUUM VERBOSE succeeds") or diag($verr);
 	my ($removed) = $verr =~ /tuples: (\d+) removed, 200 remain, 0 are dead but not yet removable/;
 	ok(defined $removed, "$am: VERBOSE reports the tuples VACUUM removed") or diag($verr);
-	is($dead, $removed, "$am: n_dead_tup ($dead) is what VACUUM found left to remove");
+	# nvm_am's count is exact; heap's comes within a few (its prune and
+	# VACUUM count a dead chain member in slightly different ways)
+	if ($am eq 'nvm_am')
+	{
+		is($dead, $removed, "$am: n_dead_tup ($dead) is what VACUUM found left to remove");
+	}
+	else
+	{
+		cmp_ok(abs($dead - $removed), '<=', $upd / 100,
+			"$am: n_dead_tup ($dead) is about what VACUUM found left to remove ($removed)");
+	}
 	is(sql(qq{SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = '$t'}), '0',
 		"$am: no dead tuples counted after VACUUM");
 	is(sql(qq{SELECT count(*), sum(v) FROM $t}), '200|4000', "$am: every row and update is there");

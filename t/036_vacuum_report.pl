@@ -1,0 +1,62 @@
+# 036_vacuum_report.pl - VACUUM VERBOSE's report on an nvm_am table has
+# heap's lines in heap's order (what reads heap's reports, or autovacuum's
+# log lines, which are the same text, reads these): pages, tuples removed,
+# the removable cutoff, relfrozenxid, the dead line pointers, a line per
+# index, read and write rates, buffer usage, WAL usage, system usage.
+#
+# The same statements run on a heap and an nvm_am table, without and with
+# an index; the two reports are compared with names and figures blanked.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
+
+my $node = nvm_node('vacreport');
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+# report TABLE - VACUUM (VERBOSE) TABLE's report on the table itself (not
+# its TOAST table's), and the same with names and figures blanked
+sub report
+{
+	my ($t) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM (VERBOSE) $t");
+	is($ret, 0, "VACUUM (VERBOSE) $t succeeds") or diag($err);
+	my ($report) = $err =~ /INFO:  (finished vacuuming "postgres\.public\.$t".*?)(?:\n[^\n]*INFO:|\z)/s;
+	$report //= '';
+	my $shape = $report;
+	$shape =~ s/"[^"]*"/"X"/g;
+	$shape =~ s/-?\d+(\.\d+)?/N/g;
+	return ($report, $shape);
+}
+
+sql(q{CREATE EXTENSION nvm_am});
+for my $am ('heap', 'nvm_am')
+{
+	my $t = $am eq 'heap' ? 'h' : 'n';
+	sql(qq{CREATE TABLE $t (id int, v int, pad text) USING $am;
+		   INSERT INTO $t SELECT g, g, repeat('x', 60) FROM generate_series(1, 20000) g;
+		   DELETE FROM $t WHERE id % 4 = 0;
+		   UPDATE $t SET v = v + 1 WHERE id % 4 = 1;});
+}
+my %r = map { $_ => [ report($_) ] } ('h', 'n');
+like($r{n}[0], qr/^finished vacuuming .*\npages: .*\ntuples: \d+ removed, .*\nremovable cutoff: \d+, which was \d+ XIDs old when operation ended\n/,
+	'nvm_am: pages, tuples removed, removable cutoff');
+like($r{n}[0], qr/\navg read rate: .*\nbuffer usage: \d+ hits, \d+ misses, \d+ dirtied\nWAL usage: \d+ records, \d+ full page images, \d+ bytes\nsystem usage: CPU: /,
+	'nvm_am: rates, buffer, WAL and system usage');
+is($r{n}[1], $r{h}[1], "without an index the report has heap's lines:\n$r{n}[0]");
+
+for my $t ('h', 'n')
+{
+	sql(qq{CREATE INDEX ${t}_id ON $t (id); DELETE FROM $t WHERE id % 4 = 1;});
+}
+%r = map { $_ => [ report($_) ] } ('h', 'n');
+like($r{n}[0], qr/\nindex scan needed: .*\nindex "n_id": pages: \d+ in total, \d+ newly deleted, \d+ currently deleted, \d+ reusable\n/,
+	'nvm_am: the index pass and a line for the index');
+is($r{n}[1], $r{h}[1], "with an index the report has heap's lines:\n$r{n}[0]");
+
+$node->stop;
+done_testing();
