@@ -26,6 +26,7 @@
 #include "access/tsmapi.h"
 #include "access/valid.h"
 #include "access/xact.h"
+#include "executor/instrument.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
@@ -50,7 +51,9 @@ NvmScanReturn(NvmScanDesc scan, TupleTableSlot *slot)
 
 /*
  * NvmScanCountPage - count a page read in the table's statistics
- * (pg_statio_*_tables.heap_blks_read/_hit), once for each time a scan or
+ * (pg_statio_*_tables.heap_blks_read/_hit) and in the query's buffer usage
+ * (EXPLAIN (BUFFERS), pg_stat_statements: shared blocks, local ones for a
+ * temporary table, as heap's buffers count), once for each time a scan or
  * fetch moves to block blkno (*last: the block counted last).  A page
  * whose image was in the merge cache is a hit; one read from the pool (the
  * frame itself, or merged from it) is a read.
@@ -58,12 +61,24 @@ NvmScanReturn(NvmScanDesc scan, TupleTableSlot *slot)
 void
 NvmScanCountPage(Relation rel, BlockNumber *last, BlockNumber blkno, bool cached)
 {
+	bool		local = RelationUsesLocalBuffers(rel);
+
 	if (*last == blkno)
 		return;
 	*last = blkno;
 	pgstat_count_buffer_read(rel);
 	if (cached)
+	{
 		pgstat_count_buffer_hit(rel);
+		if (local)
+			pgBufferUsage.local_blks_hit++;
+		else
+			pgBufferUsage.shared_blks_hit++;
+	}
+	else if (local)
+		pgBufferUsage.local_blks_read++;
+	else
+		pgBufferUsage.shared_blks_read++;
 }
 
 /*

@@ -34,4 +34,26 @@ SELECT pg_stat_force_next_flush();
 SELECT s.heap_blks_hit > b.blks AS hits
 FROM pg_statio_user_tables s, sio0 b WHERE s.relname = 'nvm_sio';
 DROP TABLE sio0;
+-- EXPLAIN (ANALYZE, BUFFERS) and pg_stat_statements see the same pages in
+-- the query's buffer usage as shared blocks (local ones for a temporary
+-- table), as heap's: a sequential scan, one block per page (the visibility
+-- map's page may add one)
+CREATE FUNCTION pg_temp.scan_blocks(q text, kind text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  j json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || q INTO j;
+  RETURN (j->0->'Plan'->>(kind || ' Hit Blocks'))::bigint
+       + (j->0->'Plan'->>(kind || ' Read Blocks'))::bigint;
+END $$;
+SELECT pg_temp.scan_blocks('SELECT * FROM nvm_sio', 'Shared')
+       BETWEEN pg_relation_size('nvm_sio') / 8192 AND pg_relation_size('nvm_sio') / 8192 + 1
+       AS shared_blocks_per_page;
+CREATE TEMP TABLE nvm_sio_tmp USING nvm_am AS SELECT * FROM nvm_sio;
+SELECT pg_temp.scan_blocks('SELECT * FROM nvm_sio_tmp', 'Local')
+       BETWEEN pg_relation_size('nvm_sio_tmp') / 8192 AND pg_relation_size('nvm_sio_tmp') / 8192 + 1
+       AS local_blocks_per_page,
+       pg_relation_size('nvm_sio_tmp') > 8192 AS several_pages;
+DROP TABLE nvm_sio_tmp;
 DROP TABLE nvm_sio;
