@@ -116,6 +116,7 @@ extern bool NvmScanGetNextSlot(TableScanDesc sscan, ScanDirection direction,
 							   TupleTableSlot *slot);
 extern void NvmScanCountPage(Relation rel, BlockNumber *last,
 							 BlockNumber blkno, bool cached);
+extern void NvmScanCountChange(Relation rel, bool cached);
 extern void NvmScanSetTidRange(TableScanDesc sscan, ItemPointer mintid,
 							   ItemPointer maxtid);
 extern bool NvmScanGetNextSlotTidRange(TableScanDesc sscan,

@@ -866,10 +866,13 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 		{
 			LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 			OffsetNumber off;
+			IplReadSource src;
+			Page		page;
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
-			off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
-							  reserve);
+			page = IplReadPage(dirIndex, blkno, &src);
+			NvmScanCountChange(rel, src == IPL_READ_CACHED);
+			off = IplAddTuple(page, blkno, tup, keepCtid, reserve);
 			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
 														   InvalidTransactionId, NULL))
 				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,

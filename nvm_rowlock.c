@@ -41,7 +41,8 @@
 /*
  * NvmRowLockPage - lock the page of tid exclusively; returns the page and
  * points tup at the tuple.  A tid that names no tuple is an error, or, with
- * missing_ok, NULL (the page is not locked then).
+ * missing_ok, NULL (the page is not locked then).  The page counts as read
+ * in the statistics, as the buffer heap reads for a change does.
  */
 Page
 NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
@@ -50,13 +51,15 @@ NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid, HeapTuple tup,
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
 	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
 	Page		page;
+	IplReadSource src;
 
 	if (blkno >= NvmPoolRelNBlocks(dirIndex))
 		elog(ERROR, "nvm_am: tid (%u,%u) beyond the end of relation \"%s\"",
 			 blkno, off, RelationGetRelationName(rel));
 	*lockp = NvmPoolPageLock(dirIndex, blkno);
 	LWLockAcquire(*lockp, LW_EXCLUSIVE);
-	page = IplGetPage(dirIndex, blkno);
+	page = IplReadPage(dirIndex, blkno, &src);
+	NvmScanCountChange(rel, src == IPL_READ_CACHED);
 	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) ||
 		!ItemIdIsNormal(PageGetItemId(page, off)))
 	{

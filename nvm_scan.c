@@ -61,11 +61,22 @@ NvmScanReturn(NvmScanDesc scan, TupleTableSlot *slot)
 void
 NvmScanCountPage(Relation rel, BlockNumber *last, BlockNumber blkno, bool cached)
 {
-	bool		local = RelationUsesLocalBuffers(rel);
-
 	if (*last == blkno)
 		return;
 	*last = blkno;
+	NvmScanCountChange(rel, cached);
+}
+
+/*
+ * NvmScanCountChange - count a page read as NvmScanCountPage does, for a
+ * change: an insert, update, delete or row lock counts the page it works
+ * on each time, as heap counts the buffer each one reads.
+ */
+void
+NvmScanCountChange(Relation rel, bool cached)
+{
+	bool		local = RelationUsesLocalBuffers(rel);
+
 	pgstat_count_buffer_read(rel);
 	if (cached)
 	{

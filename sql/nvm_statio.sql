@@ -56,4 +56,23 @@ SELECT pg_temp.scan_blocks('SELECT * FROM nvm_sio_tmp', 'Local')
        AS local_blocks_per_page,
        pg_relation_size('nvm_sio_tmp') > 8192 AS several_pages;
 DROP TABLE nvm_sio_tmp;
+-- an insert, update or delete counts the page it changes, as heap counts
+-- the buffer it reads: the ModifyTable node has more blocks than its input
+CREATE FUNCTION pg_temp.change_blocks(q text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  j json;
+  p json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || q INTO j;
+  p := j->0->'Plan';
+  RETURN (p->>'Shared Hit Blocks')::bigint + (p->>'Shared Read Blocks')::bigint
+       - (p->'Plans'->0->>'Shared Hit Blocks')::bigint - (p->'Plans'->0->>'Shared Read Blocks')::bigint;
+END $$;
+CREATE TABLE nvm_sio_chg (id int, v int) USING nvm_am;
+INSERT INTO nvm_sio_chg SELECT g, 0 FROM generate_series(1, 1000) g;
+SELECT pg_temp.change_blocks('INSERT INTO nvm_sio_chg VALUES (0, 0)') >= 1 AS insert_counts,
+       pg_temp.change_blocks('UPDATE nvm_sio_chg SET v = 1 WHERE id <= 3') >= 3 AS update_counts,
+       pg_temp.change_blocks('DELETE FROM nvm_sio_chg WHERE id <= 3') >= 3 AS delete_counts;
+DROP TABLE nvm_sio_chg;
 DROP TABLE nvm_sio;
