@@ -117,6 +117,7 @@ extern bool NvmScanGetNextSlot(TableScanDesc sscan, ScanDirection direction,
 extern void NvmScanCountPage(Relation rel, BlockNumber *last,
 							 BlockNumber blkno, bool cached);
 extern void NvmScanCountChange(Relation rel, bool cached);
+extern void NvmScanCountNewPage(Relation rel);
 extern void NvmScanSetTidRange(TableScanDesc sscan, ItemPointer mintid,
 							   ItemPointer maxtid);
 extern bool NvmScanGetNextSlotTidRange(TableScanDesc sscan,

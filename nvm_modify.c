@@ -321,6 +321,7 @@ NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 		LockRelationForExtension(rel, ExclusiveLock);
 		got = IplNewPageFilled(dirIndex, tups + placed, n - placed, saveFreeSpace,
 							   &blkno);
+		NvmScanCountNewPage(rel);
 		NvmStorageExtended(RelationGetSmgr(rel), blkno);
 		NvmVismapClear(rel, dirIndex, blkno, VISIBILITYMAP_VALID_BITS);
 		UnlockRelationForExtension(rel, ExclusiveLock);

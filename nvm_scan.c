@@ -68,6 +68,21 @@ NvmScanCountPage(Relation rel, BlockNumber *last, BlockNumber blkno, bool cached
 }
 
 /*
+ * NvmScanCountNewPage - count a page a multi-insert (COPY) built whole and
+ * added to rel: as heap counts the buffer of a page it adds, a read in
+ * pg_statio and a block written in the query's buffer usage.
+ */
+void
+NvmScanCountNewPage(Relation rel)
+{
+	pgstat_count_buffer_read(rel);
+	if (RelationUsesLocalBuffers(rel))
+		pgBufferUsage.local_blks_written++;
+	else
+		pgBufferUsage.shared_blks_written++;
+}
+
+/*
  * NvmScanCountChange - count a page read as NvmScanCountPage does, for a
  * change: an insert, update, delete or row lock counts the page it works
  * on each time, as heap counts the buffer each one reads.

@@ -75,4 +75,13 @@ SELECT pg_temp.change_blocks('INSERT INTO nvm_sio_chg VALUES (0, 0)') >= 1 AS in
        pg_temp.change_blocks('UPDATE nvm_sio_chg SET v = 1 WHERE id <= 3') >= 3 AS update_counts,
        pg_temp.change_blocks('DELETE FROM nvm_sio_chg WHERE id <= 3') >= 3 AS delete_counts;
 DROP TABLE nvm_sio_chg;
+-- the pages COPY builds whole and adds count too, as reads (heap's new
+-- buffers count so); the rows it places one by one count as changes
+CREATE TABLE nvm_sio_copy (id int) USING nvm_am;
+COPY nvm_sio_copy FROM PROGRAM 'seq 1 3000';
+SELECT pg_stat_force_next_flush();
+SELECT heap_blks_read >= pg_relation_size('nvm_sio_copy') / 8192 AS new_pages_counted,
+       pg_relation_size('nvm_sio_copy') > 8 * 8192 AS several_pages
+FROM pg_statio_user_tables WHERE relname = 'nvm_sio_copy';
+DROP TABLE nvm_sio_copy;
 DROP TABLE nvm_sio;
