@@ -12,6 +12,11 @@
  *	  that image without the lock.  The pin keeps the image from being
  *	  freed; pruning writes a new image instead of changing a pinned one.
  *
+ *	  Also here: how a page read counts in the statistics and the query's
+ *	  buffer usage (NvmScanCountPage, and NvmScanCountChange and
+ *	  NvmScanCountNewPage for the change paths), as heap's buffer reads
+ *	  count.
+ *
  * Locks: the page lock, shared, while a page's tuples are examined; none
  * between pages.  A serializable scan takes predicate locks as heap's.
  *
