@@ -504,6 +504,21 @@ NvmPoolExtentEnd(const NvmPoolExtent *x, const NvmPoolHeader *hdr)
 		NvmPoolLogFrames(x->nframes, hdr->log_size, hdr->log_share) * hdr->log_size;
 }
 
+/*
+ * NvmPoolPopulateAdvice - the madvise advice NvmPoolPrefault uses for the
+ * pool file at path (see pool_populate_advice).
+ */
+static int
+NvmPoolPopulateAdvice(const char *path, bool is_pmem)
+{
+	struct statfs fs;
+
+	if (!is_pmem)
+		return 0;
+	return statfs(path, &fs) == 0 && fs.f_type == NVM_TMPFS_MAGIC ?
+		MADV_POPULATE_READ : MADV_POPULATE_WRITE;
+}
+
 static void
 NvmPoolSetPointers(void *base, bool is_pmem, const char *path)
 {
@@ -514,13 +529,7 @@ NvmPoolSetPointers(void *base, bool is_pmem, const char *path)
 	pool_slots = (NvmXactSlot *) (pool_base + pool_header->xact_offset);
 	pool_clog = (NvmCommitEntry *) (pool_base + pool_header->clog_offset);
 	pool_is_pmem = is_pmem;
-	{
-		struct statfs fs;
-
-		pool_populate_advice = !is_pmem ? 0 :
-			statfs(path, &fs) == 0 && fs.f_type == NVM_TMPFS_MAGIC ?
-			MADV_POPULATE_READ : MADV_POPULATE_WRITE;
-	}
+	pool_populate_advice = NvmPoolPopulateAdvice(path, is_pmem);
 	pool_nframes = pool_header->nframes;
 	pool_header_log_frames = NvmPoolLogFrames(pool_header->nframes,
 											  pool_header->log_size,

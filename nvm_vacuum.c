@@ -89,17 +89,24 @@ typedef struct NvmVacuumIndexing
 
 /*
  * What VACUUM's report needs beyond its counts: the resources and WAL
- * used since the start, the removable cutoff, relminmxid, and a line per
- * index (heap's lines, in heap's order).
+ * used since the start, the removable cutoff, relfrozenxid and relminmxid
+ * old and new, and a line per index (heap's lines, in heap's order).  As
+ * heap's VACUUM, it measures resources and formats index lines only when
+ * a report may be made (instrument: VERBOSE, or an autovacuum worker with
+ * log_autovacuum_min_duration set).
  */
 typedef struct NvmVacuumInstr
 {
+	bool		instrument;
 	TimestampTz start;
 	PGRUsage	ru0;
 	WalUsage	walusage0;
 	PgStat_Counter readtime0;
 	PgStat_Counter writetime0;
 	TransactionId OldestXmin;
+	TransactionId frozenXid;
+	TransactionId oldFrozenXid;
+	bool		frozenXidUpdated;
 	MultiXactId minMxid;
 	MultiXactId oldMinMxid;
 	bool		minMxidUpdated;
@@ -735,9 +742,7 @@ static void
 NvmVacuumReport(Relation rel, struct VacuumParams *params, NvmVacuumInstr *instr,
 				int indexScans, BlockNumber origBlocks, BlockNumber nblocks,
 				BlockNumber scanned, int64 removed, double live, double deadrows,
-				int64 deadItems, const NvmVacuumIndexing *ix, bool aggressive,
-				TransactionId frozenXid, TransactionId oldFrozenXid,
-				bool frozenXidUpdated)
+				int64 deadItems, const NvmVacuumIndexing *ix, bool aggressive)
 {
 	int			elevel;
 	StringInfoData buf;
@@ -747,10 +752,11 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, NvmVacuumInstr *instr
 	int			usecs;
 	double		elapsed;
 
+	if (!instr->instrument)
+		return;
 	if (params->options & VACOPT_VERBOSE)
 		elevel = INFO;
-	else if (IsAutoVacuumWorkerProcess() && params->log_min_duration >= 0 &&
-			 TimestampDifferenceExceeds(instr->start, GetCurrentTimestamp(),
+	else if (TimestampDifferenceExceeds(instr->start, GetCurrentTimestamp(),
 										params->log_min_duration))
 		elevel = LOG;
 	else
@@ -775,9 +781,9 @@ NvmVacuumReport(Relation rel, struct VacuumParams *params, NvmVacuumInstr *instr
 					 (long long) removed, live, deadrows);
 	appendStringInfo(&buf, "removable cutoff: %u, which was %d XIDs old when operation ended\n",
 					 instr->OldestXmin, (int32) (ReadNextTransactionId() - instr->OldestXmin));
-	if (frozenXidUpdated)
+	if (instr->frozenXidUpdated)
 		appendStringInfo(&buf, "new relfrozenxid: %u, which is %d XIDs ahead of previous value\n",
-						 frozenXid, (int32) (frozenXid - oldFrozenXid));
+						 instr->frozenXid, (int32) (instr->frozenXid - instr->oldFrozenXid));
 	if (instr->minMxidUpdated)
 		appendStringInfo(&buf, "new relminmxid: %u, which is %d MXIDs ahead of previous value\n",
 						 instr->minMxid, (int32) (instr->minMxid - instr->oldMinMxid));
@@ -852,8 +858,6 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	bool		aggressive;
 	bool		skipping = (params->options & VACOPT_DISABLE_PAGE_SKIPPING) == 0;
 	bool		skippedUnfrozen = false;
-	bool		frozenXidUpdated = false;
-	TransactionId oldFrozenXid;
 	bool		skipRange;
 	BlockNumber nextScan;
 	NvmVacuumInstr instr;
@@ -861,12 +865,17 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	int			freed;
 	int64		maxDead;
 
+	instr.instrument = (params->options & VACOPT_VERBOSE) != 0 ||
+		(IsAutoVacuumWorkerProcess() && params->log_min_duration >= 0);
 	instr.start = GetCurrentTimestamp();
-	pg_rusage_init(&instr.ru0);
-	instr.walusage0 = pgWalUsage;
-	instr.readtime0 = pgStatBlockReadTime;
-	instr.writetime0 = pgStatBlockWriteTime;
-	initStringInfo(&instr.indexLines);
+	if (instr.instrument)
+	{
+		pg_rusage_init(&instr.ru0);
+		instr.walusage0 = pgWalUsage;
+		instr.readtime0 = pgStatBlockReadTime;
+		instr.writetime0 = pgStatBlockWriteTime;
+		initStringInfo(&instr.indexLines);
+	}
 	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
 									   params->multixact_freeze_min_age,
 									   params->multixact_freeze_table_age,
@@ -975,11 +984,12 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	{
 		if (!istats[i])
 			continue;
-		appendStringInfo(&instr.indexLines,
-						 "index \"%s\": pages: %u in total, %u newly deleted, %u currently deleted, %u reusable\n",
-						 RelationGetRelationName(Irel[i]), istats[i]->num_pages,
-						 istats[i]->pages_newly_deleted, istats[i]->pages_deleted,
-						 istats[i]->pages_free);
+		if (instr.instrument)
+			appendStringInfo(&instr.indexLines,
+							 "index \"%s\": pages: %u in total, %u newly deleted, %u currently deleted, %u reusable\n",
+							 RelationGetRelationName(Irel[i]), istats[i]->num_pages,
+							 istats[i]->pages_newly_deleted, istats[i]->pages_deleted,
+							 istats[i]->pages_free);
 		pfree(istats[i]);
 	}
 	vac_close_indexes(nindexes, Irel, NoLock);
@@ -1014,20 +1024,21 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		OldestMxact = InvalidMultiXactId;
 	}
 	visibilitymap_count(rel, &allVisible, NULL);
-	oldFrozenXid = rel->rd_rel->relfrozenxid;
-	instr.oldMinMxid = rel->rd_rel->relminmxid;
+	instr.frozenXid = frozenXid;
+	instr.oldFrozenXid = rel->rd_rel->relfrozenxid;
+	instr.frozenXidUpdated = false;
 	instr.minMxid = OldestMxact;
+	instr.oldMinMxid = rel->rd_rel->relminmxid;
 	instr.minMxidUpdated = false;
 	vac_update_relstats(rel, nblocks, live, Min(allVisible, nblocks), nindexes > 0,
-						frozenXid, OldestMxact, &frozenXidUpdated,
+						frozenXid, OldestMxact, &instr.frozenXidUpdated,
 						&instr.minMxidUpdated, false);
 	/* (an estimate is -1 when nothing was ever counted: heap's rule) */
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
 	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, &instr, indexScans, origBlocks, nblocks, scanned,
-					removed, live, deadrows, deadItems, &ix, aggressive, frozenXid, oldFrozenXid,
-					frozenXidUpdated);
+					removed, live, deadrows, deadItems, &ix, aggressive);
 }
 
 /*
