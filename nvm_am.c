@@ -177,6 +177,7 @@ _PG_init(void)
 	NvmXlogSetPageRedo(nvm_page_redo, IplWalTypeName);
 	NvmCommitInit();
 	NvmStorageInit(&nvm_methods);
+	NvmDatabaseInit();
 	NvmRecoveryInit();
 	RegisterXactCallback(nvm_xact_callback, NULL);
 
@@ -410,9 +411,9 @@ NvmAmCreateInitFork(SMgrRelation srel, char persistence)
 /*
  * NvmAmStorageCreate - the pool storage of a new relfilenode, told to the
  * page layer (persisted at pre-commit) and the visibility map (no bits);
- * returns its directory index.
+ * returns its directory index.  Freed again if the (sub)transaction aborts.
  */
-static int
+int
 NvmAmStorageCreate(const RelFileNode *rnode, char persistence)
 {
 	int			dirIndex = NvmStorageCreate(rnode, persistence);

@@ -18,6 +18,8 @@
  *	  nvm_vismap.c		the visibility map (all-visible, all-frozen pages)
  *	  nvm_check.c		nvm_am_check()
  *	  nvm_monitor.c		nvm_am_stats, nvm_am_pool_info()
+ *	  nvm_database.c	CREATE DATABASE ... TEMPLATE, ALTER DATABASE ... SET
+ *						TABLESPACE: the pool storage of a database's tables
  *
  *-------------------------------------------------------------------------
  */
@@ -102,6 +104,9 @@ NvmPruneChainStep(HeapTuple tup, TransactionId *priorXmax)
 	*priorXmax = HeapTupleHeaderGetUpdateXid(tup->t_data);
 	return ItemPointerGetOffsetNumber(&tup->t_data->t_ctid);
 }
+
+/* nvm_am.c */
+extern int	NvmAmStorageCreate(const RelFileNode *rnode, char persistence);
 
 /* nvm_guc.c */
 extern void NvmGucDefine(void);
@@ -274,6 +279,8 @@ extern Size NvmVismapShmemSize(void);
 extern void NvmVismapShmemInit(void);
 extern void NvmVismapResetAtStartup(void);
 extern void NvmVismapStorageCreated(int dirIndex);
+extern void NvmVismapStorageCopied(int dirIndex);
+extern void NvmVismapEmptyCopiedFork(const RelFileNode *node, bool permanent);
 extern void NvmVismapPin(Relation rel, BlockNumber blkno, Buffer *vmbuf);
 extern void NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno,
 						 Buffer vmbuf, uint8 flags);
@@ -284,5 +291,8 @@ extern bool NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno,
 extern void NvmVismapSetAfterFrozenLoad(Relation rel, int dirIndex);
 extern uint8 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 								 TransactionId OldestXmin);
+
+/* nvm_database.c */
+extern void NvmDatabaseInit(void);
 
 #endif							/* NVM_AM_H */

@@ -53,11 +53,14 @@
 #include "catalog/pg_control.h"
 #include "common/controldata_utils.h"
 #include "common/relpath.h"
+#include "access/xloginsert.h"
+#include "catalog/storage_xlog.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
 #include "storage/shmem.h"
+#include "storage/smgr.h"
 
 #include "nvm_am.h"
 
@@ -168,6 +171,54 @@ void
 NvmVismapStorageCreated(int dirIndex)
 {
 	pg_atomic_write_u32(&vismap_may_have_bits[dirIndex], 0);
+}
+
+/*
+ * NvmVismapStorageCopied - directory entry dirIndex holds new storage whose
+ * pages are copies of another relation's, and PostgreSQL copies that
+ * relation's map fork with its files (ALTER DATABASE ... SET TABLESPACE):
+ * its map may have bits, so changes must look.  Caller created the
+ * storage.
+ */
+void
+NvmVismapStorageCopied(int dirIndex)
+{
+	pg_atomic_write_u32(&vismap_may_have_bits[dirIndex], 1);
+}
+
+/*
+ * NvmVismapEmptyCopiedFork - empty the map fork of relation node, whose
+ * files CREATE DATABASE copied, and its new storage (NvmVismapStorageCreated
+ * says: no bits).  The copy of a permanent relation's map went to WAL as
+ * page images (the wal_log strategy); so does this truncation: redo after
+ * a crash and a standby must not take those images' bits back, since
+ * nvm_am's changes clear bits without WAL.  Caller created the storage in
+ * its transaction; nobody else can reach the relation yet.
+ */
+void
+NvmVismapEmptyCopiedFork(const RelFileNode *node, bool permanent)
+{
+	SMgrRelation srel = smgropen(*node, InvalidBackendId);
+	ForkNumber	fork = VISIBILITYMAP_FORKNUM;
+	BlockNumber nblocks = 0;
+
+	if (!smgrexists(srel, fork))
+		return;
+	if (permanent)
+	{
+		xl_smgr_truncate xlrec;
+		XLogRecPtr	lsn;
+
+		xlrec.blkno = 0;
+		xlrec.rnode = *node;
+		xlrec.flags = SMGR_TRUNCATE_VM;
+		XLogBeginInsert();
+		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+		lsn = XLogInsert(RM_SMGR_ID, XLOG_SMGR_TRUNCATE | XLR_SPECIAL_REL_UPDATE);
+		/* as RelationTruncate: the record is durable before the file is cut */
+		XLogFlush(lsn);
+	}
+	smgrtruncate(srel, &fork, 1, &nblocks);
 }
 
 /*

@@ -38,7 +38,7 @@ LAYERS = {
                         "nvm_modify.c", "nvm_rowlock.c", "nvm_prune.c",
                         "nvm_vacuum.c", "nvm_visibility.c", "nvm_vismap.c",
                         "nvm_check.c",
-                        "nvm_monitor.c"], ["page", "hooks", "pool"]),
+                        "nvm_monitor.c", "nvm_database.c"], ["page", "hooks", "pool"]),
 }
 
 PAGE_WRITERS = """PageInit PageAddItem PageAddItemExtended
