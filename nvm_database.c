@@ -33,9 +33,9 @@
  * commit and found no session in it; a session cannot connect to it while
  * that lock is held, so its storage does not change during the copy.
  * Before a move this file takes what movedb() takes, AccessExclusiveLock
- * on the database, and copies only when no other session is connected to
- * it (else movedb() fails, and nothing is copied).  The directory lock is
- * taken by the functions called.
+ * on the database, and refuses with movedb()'s error when another session
+ * is connected to it, as movedb() would.  The directory lock is taken by
+ * the functions called.
  *
  * On-pool layout: none of its own.
  *

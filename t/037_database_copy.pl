@@ -153,7 +153,7 @@ is(sql('tpl', $fp), $expect, 'the template still has its rows');
 $node->stop;
 
 # WAL mode: a standby replays CREATE DATABASE and the copy
-my $primary = wal_node('dbcopy_wal', 1);
+my $primary = wal_node('dbcopy_wal', 1, "allow_in_place_tablespaces = on\n");
 $primary->backup('dbcopy_base');
 my $standby = PostgreSQL::Test::Cluster->new('dbcopy_standby');
 $standby->init_from_backup($primary, 'dbcopy_base', has_streaming => 1);
@@ -175,6 +175,18 @@ my $wios = q{SET enable_seqscan = off; SET enable_bitmapscan = off;
 is($standby->safe_psql('w1', $wios), '1950',
 	'standby: an index-only scan does not count the deleted rows');
 is($primary->safe_psql('w1', $wios), '1950', 'primary: nor there');
+
+# and a move of the copy to another tablespace (one in the data directory,
+# which the standby has too), then more changes
+$primary->safe_psql('postgres', q{CREATE TABLESPACE wts LOCATION ''});
+$primary->safe_psql('postgres', q{ALTER DATABASE w1 SET TABLESPACE wts});
+$primary->safe_psql('w1', q{UPDATE pgbench_accounts SET abalance = abalance - 3 WHERE aid % 50 = 0});
+$w1 = $primary->safe_psql('w1', $q);
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('w1', $q), $w1, 'after ALTER DATABASE ... SET TABLESPACE: the standby has the rows');
+is($standby->safe_psql('w1', q{SELECT count(*) FROM nvm_am.nvm_am_check('pgbench_accounts')}), '0',
+	'standby: nvm_am_check finds nothing after the move');
+is($standby->safe_psql('w1', $wios), '1950', 'standby: the index-only scan after the move');
 $standby->stop;
 $primary->stop;
 
