@@ -97,6 +97,7 @@ nvm_shmem_startup(void)
 	NvmVismapShmemInit();
 	if (!IsUnderPostmaster)
 	{
+		NvmStorageFreeTemp();
 		NvmStorageResetUnlogged();
 		NvmVismapResetAtStartup();
 	}

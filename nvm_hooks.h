@@ -45,6 +45,7 @@ struct TableAmRoutine;
 extern void NvmStorageInit(const struct TableAmRoutine *routine);
 extern bool NvmStorageIsNvmRelation(Relation rel);
 extern void NvmStorageResetUnlogged(void);
+extern void NvmStorageFreeTemp(void);
 extern int	NvmStorageRelDirIndex(Relation rel);
 extern int	NvmStorageCreate(const RelFileNode *node, char persistence);
 extern void NvmStorageScheduleDrop(const RelFileNode *node);

@@ -464,6 +464,39 @@ NvmStorageUtility(PlannedStmt *pstmt, const char *queryString,
 }
 
 /*
+ * NvmStorageFreeTemp - free the pool storage of every temporary relation.
+ * Called in the postmaster while it sets up shared memory, at every start
+ * and again after a backend crash: no temporary relation outlives the
+ * sessions that made it, and PostgreSQL removes their files then
+ * (RemovePgTempFiles).  After a crash their catalog rows are still there,
+ * until a session that gets the same temporary schema drops them; that
+ * drop finds no storage in the pool (NvmStorageScheduleDrop).  Without
+ * this, the pages of a crashed session's temporary tables kept their
+ * frames until then, and a later relation given the same relfilenode
+ * (relfilenodes are unique among files, and these files are gone) could
+ * not get storage.
+ */
+void
+NvmStorageFreeTemp(void)
+{
+	int			n = NvmPoolDirSize();
+
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
+	for (int i = 0; i < n; i++)
+	{
+		RelFileNode node;
+		uint64		state;
+
+		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_TEMP))
+			continue;
+		elog(LOG, "nvm_am: freeing temporary relation %u/%u/%u of a session that ended with the server",
+			 node.spcNode, node.dbNode, node.relNode);
+		NvmPoolRelFree(i);
+	}
+	LWLockRelease(NvmPoolDirLock());
+}
+
+/*
  * NvmStorageResetUnlogged - after a crash, empty the pool storage of every
  * unlogged relation (one with an init fork), as PostgreSQL's recovery
  * resets their files and their indexes from the init forks: an unlogged

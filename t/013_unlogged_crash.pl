@@ -1,7 +1,10 @@
 # 013_unlogged_crash.pl - unlogged nvm_am tables after a crash and after a
 # clean restart, as heap's: a crash empties the table and its indexes
 # together (PostgreSQL resets the indexes from their init forks; nvm_am
-# empties the table's pool storage), a clean restart keeps both.
+# empties the table's pool storage), a clean restart keeps both.  The
+# temporary tables of sessions that a crash ended give their pool storage
+# back at the restart, as PostgreSQL removes their files then (their
+# catalog rows go later, when the temporary schema is used again).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -59,6 +62,26 @@ is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('u')}), '0', 'nvm_am_check cle
 # and it fills again
 sql(q{INSERT INTO u SELECT g, 'y' FROM generate_series(10, 500) g});
 is(counts(), '492|492', 'the unlogged table fills again');
+
+# a session's temporary table, and a crash while the session holds it
+my $frames_before_temp = frames_used();
+my $bg = $node->background_psql('postgres');
+$bg->query_safe(q{CREATE TEMP TABLE tt (a int, pad text) USING nvm_am;
+	INSERT INTO tt SELECT g, repeat('t', 500) FROM generate_series(1, 20000) g});
+my $frames_temp = frames_used();
+cmp_ok($frames_temp - $frames_before_temp, '>', 1000,
+	'a temporary table of 20,000 rows takes pool frames (' . ($frames_temp - $frames_before_temp) . ')');
+ok(kill_server($node), 'server gone after SIGKILL, the session with it');
+eval { $bg->quit; };
+$node->start;
+# (fewer than before it: the crash emptied the unlogged table too)
+cmp_ok(frames_used(), '<=', $frames_before_temp, 'after the restart its frames are back in the pool');
+# a new session that gets the same temporary schema drops the old table
+# from the catalog; the pool has nothing of it left to drop
+is(sql(q{CREATE TEMP TABLE tt2 (a int) USING nvm_am; INSERT INTO tt2 VALUES (1);
+	SELECT count(*) FROM tt2}), '1', 'a new session makes a temporary table');
+is(sql(q{SELECT count(*) FROM l}), '100', 'the logged table keeps its rows');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('l')}), '0', 'nvm_am_check clean');
 unlike(slurp_file($node->logfile), qr/PANIC|TRAP/, 'no PANIC or TRAP in the server log');
 
 done_testing();
