@@ -297,7 +297,10 @@ NvmTupleSatisfies(HeapTuple tup, Snapshot snapshot)
 		case SNAPSHOT_HISTORIC_MVCC:
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("nvm_am tables cannot be read by logical decoding")));
+					 errmsg("nvm_am tables cannot be read by logical decoding"),
+					 errdetail("An output plugin read table %u with a historic snapshot, which only a user catalog table allows.",
+							   tup->t_tableOid),
+					 errhint("Make tables that output plugins read with user_catalog_table = true heap tables (CREATE TABLE ... USING heap).")));
 	}
 	return false;				/* keep compiler quiet */
 }
