@@ -2,9 +2,10 @@
  *
  * nvm_am.c
  *	  The nvm_am table access method: module start (_PG_init: settings,
- *	  shared memory, the hooks of the layers below) and the TableAmRoutine
- *	  with its nvm_* callbacks, in the order of tableam.h.  The callbacks
- *	  are thin: each calls the file that owns the work (see nvm_am.h).
+ *	  shared memory, the hooks of the layers below, the utility hook) and
+ *	  the TableAmRoutine with its nvm_* callbacks, in the order of
+ *	  tableam.h.  The callbacks and the hook are thin: each calls the file
+ *	  that owns the work (see nvm_am.h).
  *
  *	  Tuples use PostgreSQL's heap tuple format and page layout, so that the
  *	  executor's deforming, TOAST and tuple routines work unchanged.  A
@@ -38,6 +39,7 @@
 #include "miscadmin.h"
 #include "storage/ipc.h"
 #include "storage/smgr.h"
+#include "tcop/utility.h"
 #include "utils/snapmgr.h"
 
 #include "nvm_am.h"
@@ -56,6 +58,12 @@ void		_PG_init(void);
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility_hook = NULL;
+
+static void nvm_process_utility(PlannedStmt *pstmt, const char *queryString,
+								bool readOnlyTree, ProcessUtilityContext context,
+								ParamListInfo params, QueryEnvironment *queryEnv,
+								DestReceiver *dest, QueryCompletion *qc);
 
 /* ------------------------------------------------------------------------
  * Module start
@@ -178,7 +186,6 @@ _PG_init(void)
 	NvmXlogSetPageRedo(nvm_page_redo, IplWalTypeName);
 	NvmCommitInit();
 	NvmStorageInit(&nvm_methods);
-	NvmDatabaseInit();
 	NvmRecoveryInit();
 	RegisterXactCallback(nvm_xact_callback, NULL);
 
@@ -186,6 +193,38 @@ _PG_init(void)
 	shmem_request_hook = nvm_shmem_request;
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = nvm_shmem_startup;
+	prev_process_utility_hook = ProcessUtility_hook;
+	ProcessUtility_hook = nvm_process_utility;
+}
+
+/*
+ * nvm_process_utility - the utility hook: the statements that move nvm_am
+ * storage with whole databases (nvm_database.c), and the end of a prepared
+ * transaction, whose storage changes are settled at once (nvm_storage.c).
+ */
+static void
+nvm_process_utility(PlannedStmt *pstmt, const char *queryString,
+					bool readOnlyTree, ProcessUtilityContext context,
+					ParamListInfo params, QueryEnvironment *queryEnv,
+					DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	bool		endsPrepared = IsA(stmt, TransactionStmt) &&
+		(((TransactionStmt *) stmt)->kind == TRANS_STMT_COMMIT_PREPARED ||
+		 ((TransactionStmt *) stmt)->kind == TRANS_STMT_ROLLBACK_PREPARED);
+
+	if (IsA(stmt, AlterDatabaseStmt))
+		NvmDatabaseBeforeAlter((AlterDatabaseStmt *) stmt);
+	if (prev_process_utility_hook)
+		prev_process_utility_hook(pstmt, queryString, readOnlyTree, context,
+								  params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+	if (IsA(stmt, CreatedbStmt))
+		NvmDatabaseAfterCreate((CreatedbStmt *) stmt);
+	else if (endsPrepared)
+		NvmStorageAfterEndPrepared();
 }
 
 /* ------------------------------------------------------------------------

@@ -293,6 +293,7 @@ extern uint8 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 								 TransactionId OldestXmin);
 
 /* nvm_database.c */
-extern void NvmDatabaseInit(void);
+extern void NvmDatabaseAfterCreate(CreatedbStmt *stmt);
+extern void NvmDatabaseBeforeAlter(AlterDatabaseStmt *stmt);
 
 #endif							/* NVM_AM_H */

@@ -11,7 +11,8 @@
  *	  keeps it), as PostgreSQL maps the directories.  So this file copies
  *	  the pool storage of every nvm_am relation of the source to its new
  *	  key: after createdb() for CREATE DATABASE, before movedb() for ALTER
- *	  DATABASE ... SET TABLESPACE, which also drops the old storage.
+ *	  DATABASE ... SET TABLESPACE, which also drops the old storage (the
+ *	  utility hook in nvm_am.c calls this file).
  *
  *	  The copies are pending creations (and the old storage pending drops)
  *	  of the transaction that changes pg_database (nvm_storage.c): they
@@ -54,13 +55,10 @@
 #include "nodes/parsenodes.h"
 #include "storage/lmgr.h"
 #include "storage/procarray.h"
-#include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/syscache.h"
 
 #include "nvm_am.h"
-
-static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 
 /* The storage of one relation of the source database */
 typedef struct NvmDatabaseRel
@@ -194,14 +192,17 @@ NvmDatabaseOption(List *options, const char *name)
 /*
  * NvmDatabaseAfterCreate - createdb() has made database stmt->dbname from
  * its template and not committed yet: copy the template's nvm_am storage.
+ * Called by the utility hook (nvm_am.c).
  */
-static void
+void
 NvmDatabaseAfterCreate(CreatedbStmt *stmt)
 {
 	const char *template = NvmDatabaseOption(stmt->options, "template");
 	Oid			srcDb;
 	Oid			dstDb;
 
+	if (!NvmPoolIsMapped())
+		return;
 	CommandCounterIncrement();	/* see the new pg_database row */
 	srcDb = get_database_oid(template ? template : "template1", false);
 	dstDb = get_database_oid(stmt->dbname, false);
@@ -264,45 +265,15 @@ NvmDatabaseBeforeMove(AlterDatabaseStmt *stmt, const char *tablespace)
 }
 
 /*
- * NvmDatabaseUtility - the utility hook: CREATE DATABASE and ALTER
- * DATABASE ... SET TABLESPACE carry the pool storage of the database's
- * nvm_am tables along.
- */
-static void
-NvmDatabaseUtility(PlannedStmt *pstmt, const char *queryString,
-				   bool readOnlyTree, ProcessUtilityContext context,
-				   ParamListInfo params, QueryEnvironment *queryEnv,
-				   DestReceiver *dest, QueryCompletion *qc)
-{
-	Node	   *stmt = pstmt->utilityStmt;
-
-	if (IsA(stmt, AlterDatabaseStmt) && NvmPoolIsMapped())
-	{
-		const char *tablespace = NvmDatabaseOption(((AlterDatabaseStmt *) stmt)->options,
-												   "tablespace");
-
-		if (tablespace != NULL)
-			NvmDatabaseBeforeMove((AlterDatabaseStmt *) stmt, tablespace);
-	}
-
-	if (prev_process_utility_hook)
-		prev_process_utility_hook(pstmt, queryString, readOnlyTree, context,
-								  params, queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
-
-	if (IsA(stmt, CreatedbStmt) && NvmPoolIsMapped())
-		NvmDatabaseAfterCreate((CreatedbStmt *) stmt);
-}
-
-/*
- * NvmDatabaseInit - install the utility hook; called from _PG_init in the
- * postmaster.
+ * NvmDatabaseBeforeAlter - ALTER DATABASE stmt is about to run: when it
+ * sets a tablespace, move the nvm_am storage first (NvmDatabaseBeforeMove).
+ * Called by the utility hook (nvm_am.c).
  */
 void
-NvmDatabaseInit(void)
+NvmDatabaseBeforeAlter(AlterDatabaseStmt *stmt)
 {
-	prev_process_utility_hook = ProcessUtility_hook;
-	ProcessUtility_hook = NvmDatabaseUtility;
+	const char *tablespace = NvmDatabaseOption(stmt->options, "tablespace");
+
+	if (tablespace != NULL && NvmPoolIsMapped())
+		NvmDatabaseBeforeMove(stmt, tablespace);
 }

@@ -46,6 +46,7 @@ extern void NvmStorageInit(const struct TableAmRoutine *routine);
 extern bool NvmStorageIsNvmRelation(Relation rel);
 extern void NvmStorageResetUnlogged(void);
 extern void NvmStorageFreeTemp(void);
+extern void NvmStorageAfterEndPrepared(void);
 extern int	NvmStorageRelDirIndex(Relation rel);
 extern int	NvmStorageCreate(const RelFileNode *node, char persistence);
 extern void NvmStorageScheduleDrop(const RelFileNode *node);

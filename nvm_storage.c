@@ -47,7 +47,6 @@
 #include "common/relpath.h"
 #include "storage/fd.h"
 #include "storage/smgr.h"
-#include "tcop/utility.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -74,7 +73,6 @@ typedef struct PendingAction
 static PendingAction *pending = NULL;
 static const TableAmRoutine *nvm_routine = NULL;	/* nvm_am's callbacks */
 static object_access_hook_type prev_object_access_hook = NULL;
-static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 
 /*
  * The main-fork segment file NvmStorageExtended last sized, kept open (a
@@ -437,29 +435,16 @@ NvmStorageObjectAccess(ObjectAccessType access, Oid classId, Oid objectId,
 }
 
 /*
- * NvmStorageUtility - after COMMIT PREPARED or ROLLBACK PREPARED, settle the
- * creations and drops the prepared transaction left flagged, so that the
- * space of a dropped or rolled-back table is free when the command returns
- * (the recovery worker would find them within a second too).
+ * NvmStorageAfterEndPrepared - after COMMIT PREPARED or ROLLBACK PREPARED,
+ * settle the creations and drops the prepared transaction left flagged, so
+ * that the space of a dropped or rolled-back table is free when the
+ * command returns (the recovery worker would find them within a second
+ * too).  Called by the utility hook (nvm_am.c).
  */
-static void
-NvmStorageUtility(PlannedStmt *pstmt, const char *queryString,
-				  bool readOnlyTree, ProcessUtilityContext context,
-				  ParamListInfo params, QueryEnvironment *queryEnv,
-				  DestReceiver *dest, QueryCompletion *qc)
+void
+NvmStorageAfterEndPrepared(void)
 {
-	Node	   *stmt = pstmt->utilityStmt;
-	bool		ends_prepared = IsA(stmt, TransactionStmt) &&
-		(((TransactionStmt *) stmt)->kind == TRANS_STMT_COMMIT_PREPARED ||
-		 ((TransactionStmt *) stmt)->kind == TRANS_STMT_ROLLBACK_PREPARED);
-
-	if (prev_process_utility_hook)
-		prev_process_utility_hook(pstmt, queryString, readOnlyTree, context,
-								  params, queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
-	if (ends_prepared && NvmPoolIsMapped())
+	if (NvmPoolIsMapped())
 		NvmRecoverySettleUnsettled();
 }
 
@@ -538,7 +523,7 @@ NvmStorageResetUnlogged(void)
 }
 
 /*
- * NvmStorageInit - install the object-access and utility hooks and the
+ * NvmStorageInit - install the object-access hook and the
  * transaction callbacks, and remember the access method's routine (which
  * tells nvm_am's relations); called from _PG_init in the postmaster.
  */
@@ -548,8 +533,6 @@ NvmStorageInit(const TableAmRoutine *routine)
 	nvm_routine = routine;
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = NvmStorageObjectAccess;
-	prev_process_utility_hook = ProcessUtility_hook;
-	ProcessUtility_hook = NvmStorageUtility;
 	RegisterXactCallback(NvmStorageXactCallback, NULL);
 	RegisterSubXactCallback(NvmStorageSubXactCallback, NULL);
 }
