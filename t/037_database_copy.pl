@@ -3,13 +3,15 @@
 # live in the pool rather than in the files PostgreSQL copies: a database
 # made from a template has the template's rows (both strategies, a new
 # default tablespace too, unlogged tables, a table in another tablespace),
-# changes to it do not reach the template, its index-only scans see its
-# own deletes (the copied visibility map is looked at), and a move to
-# another tablespace keeps every row and frees the old storage.  A move
-# with sessions in the database or relations already in the tablespace is
-# refused with movedb()'s words; a copy that fills the pool fails whole;
-# a crash after CREATE DATABASE keeps the copy; DROP DATABASE frees it.  In
-# WAL mode a streaming standby replays the copy.
+# changes to it do not reach the template, and its index-only scans see its
+# own deletes (its visibility maps start empty: the copied ones are
+# truncated).  A move to another tablespace keeps every row and the map,
+# whose bits later changes clear, and frees the old storage.  A move with
+# sessions in the database or relations already in the tablespace is
+# refused with movedb()'s words; a copy that fills the pool fails whole; a
+# crash after CREATE DATABASE keeps the copy and brings no map bits back;
+# DROP DATABASE frees it.  In WAL mode a streaming standby replays the copy
+# and a move.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -95,6 +97,20 @@ is(sql('postgres', q{SELECT spcname FROM pg_database d JOIN pg_tablespace t ON t
 cmp_ok(frames_used(), '<=', $used1, 'the move freed the old storage');
 sql('postgres', q{ALTER DATABASE c2 SET TABLESPACE pg_default});
 same_as_template('c2', 'moved back');
+
+# a move keeps the visibility map (movedb() copies it) and its bits stay
+# looked at: after VACUUM set them, a delete in the moved database clears
+# the bit of its page, and an index-only scan does not count the row
+sql('c2', q{VACUUM t1});
+my $ios_c2 = sql('c2', "$noscan $ios");
+sql('postgres', q{ALTER DATABASE c2 SET TABLESPACE ts2});
+like(sql('c2', "$noscan EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $ios"),
+	qr/Heap Fetches: 0/, 'c2 moved after VACUUM: the index-only scan uses the moved map');
+sql('c2', q{DELETE FROM t1 WHERE id = 600});
+is(sql('c2', "$noscan $ios"), $ios_c2 - 1, 'c2: the index-only scan no longer counts the deleted row');
+sql('postgres', q{ALTER DATABASE c2 SET TABLESPACE pg_default});
+is(sql('c2', "$noscan $ios"), $ios_c2 - 1, 'c2 moved back: the same count');
+is(sql('c2', $check), '0', 'c2: nvm_am_check finds nothing');
 
 # refusals, with nothing moved
 my ($ret, $out, $err) = $node->psql('postgres', q{ALTER DATABASE c1 SET TABLESPACE ts1});
