@@ -149,18 +149,27 @@ NvmScanPrefetch(NvmScanDesc scan, Page page)
 
 /*
  * NvmScanLockPage - take the lock of page blkno shared for a scan that comes
- * to it; as heap's heapgetpage, the page is pruned first when that pays
- * (NvmPruneBeforeRead), before the scan pins it.  *src (may be NULL) tells
- * where the first look found the page's image.  Returns the lock.
+ * to it; with prune, as heap's heapgetpage in page-at-a-time mode (an MVCC
+ * snapshot) and its bitmap scans, the page is pruned first when that pays
+ * (NvmPruneBeforeRead), before the scan pins it.  A scan with another
+ * snapshot (SnapshotAny: the copy of VACUUM FULL and CLUSTER, index
+ * builds) prunes nothing, as heap's: the copy counts the dead versions it
+ * leaves behind, and does not write prunes into a table it replaces.
+ * *src (may be NULL) tells where the first look found the page's image.
+ * Returns the lock.
  */
 static LWLock *
-NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, IplReadSource *src)
+NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, bool prune,
+				IplReadSource *src)
 {
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
 	IplReadSource from;
 
 	LWLockAcquire(lock, LW_SHARED);
-	from = NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock);
+	if (prune)
+		from = NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock);
+	else
+		(void) IplReadPage(scan->dirIndex, blkno, &from);
 	if (src)
 		*src = from;
 	return lock;
@@ -207,7 +216,8 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	IplReadSource firstLook;
 	IplReadSource src;
-	LWLock	   *lock = NvmScanLockPage(scan, blkno, &firstLook);
+	LWLock	   *lock = NvmScanLockPage(scan, blkno, IsMVCCSnapshot(snapshot),
+									   &firstLook);
 	Page		page;
 	OffsetNumber maxoff;
 	int			n = 0;
@@ -560,7 +570,7 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 	scan->cindex = 0;
 	if (blkno >= NvmPoolRelNBlocks(scan->dirIndex))
 		return false;
-	lock = NvmScanLockPage(scan, blkno, NULL);
+	lock = NvmScanLockPage(scan, blkno, true, NULL);
 	page = NvmScanHoldPage(scan, blkno, NULL);
 	scan->cpage = page;
 	{

@@ -6,6 +6,8 @@
 #
 # The same statements run on a heap and an nvm_am table, without and with
 # an index; the two reports are compared with names and figures blanked.
+# VACUUM (FULL, VERBOSE) and CLUSTER VERBOSE count the same removable and
+# nonremovable row versions as heap's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -57,6 +59,37 @@ for my $t ('h', 'n')
 like($r{n}[0], qr/\nindex scan needed: .*\nindex "n_id": pages: \d+ in total, \d+ newly deleted, \d+ currently deleted, \d+ reusable\n/,
 	'nvm_am: the index pass and a line for the index');
 is($r{n}[1], $r{h}[1], "with an index the report has heap's lines:\n$r{n}[0]");
+
+# VACUUM (FULL, VERBOSE) and CLUSTER: the copy reads the table with a
+# non-MVCC snapshot and, as heap's, does not prune the pages it reads (a
+# table about to be replaced), so it finds the same removable and
+# nonremovable row versions in the same pages as heap's
+sub full_report
+{
+	my ($t, $cmd) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $cmd);
+	is($ret, 0, "$cmd succeeds") or diag($err);
+	my ($line) = $err =~ /INFO:  "public\.$t": (found .*)/;
+	return $line // '';
+}
+for my $t ('h', 'n')
+{
+	sql(qq{CREATE TABLE f$t (id int, pad text) USING } . ($t eq 'h' ? 'heap' : 'nvm_am') . qq{;
+		INSERT INTO f$t SELECT g, repeat('v', 50) FROM generate_series(1, 10000) g;
+		DELETE FROM f$t WHERE id % 3 = 0;});
+}
+my $fh = full_report('fh', 'VACUUM (FULL, VERBOSE) fh');
+like($fh, qr/^found 3333 removable, 6667 nonremovable row versions in \d+ pages$/, "heap: $fh");
+is(full_report('fn', 'VACUUM (FULL, VERBOSE) fn'), $fh, 'VACUUM FULL of nvm_am: the same');
+for my $t ('h', 'n')
+{
+	sql(qq{CREATE INDEX f${t}_id ON f$t (id); DELETE FROM f$t WHERE id % 5 = 0;});
+}
+$fh = full_report('fh', 'CLUSTER VERBOSE fh USING fh_id');
+like($fh, qr/^found \d+ removable, 5333 nonremovable row versions in \d+ pages$/, "heap, CLUSTER: $fh");
+is(full_report('fn', 'CLUSTER VERBOSE fn USING fn_id'), $fh, 'CLUSTER of nvm_am: the same');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('fn')}), '0', 'nvm_am_check clean after the copies');
+is(sql(q{SELECT count(*), sum(id) FROM fn}), sql(q{SELECT count(*), sum(id) FROM fh}), 'the same rows');
 
 $node->stop;
 done_testing();
