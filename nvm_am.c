@@ -105,8 +105,7 @@ nvm_shmem_startup(void)
 	NvmVismapShmemInit();
 	if (!IsUnderPostmaster)
 	{
-		NvmStorageFreeTemp();
-		NvmStorageResetUnlogged();
+		NvmStorageResetAtStart();
 		NvmVismapResetAtStartup();
 	}
 	LWLockRelease(AddinShmemInitLock);
@@ -436,7 +435,7 @@ nvm_finish_bulk_insert(Relation rel, int options)
  * NvmAmCreateInitFork - an unlogged relation gets an (empty) init fork, as
  * heap's: it marks the relation as one that a crash empties.  PostgreSQL's
  * recovery resets the relation's files and its indexes from their init
- * forks; nvm_am empties its pool storage (NvmStorageResetUnlogged).
+ * forks; nvm_am empties its pool storage (NvmStorageResetAtStart).
  */
 static void
 NvmAmCreateInitFork(SMgrRelation srel, char persistence)

@@ -81,6 +81,7 @@ NvmDatabaseRelations(Oid dbid, int *n)
 	int			size = NvmPoolDirSize();
 	NvmDatabaseRel *rels = palloc(sizeof(NvmDatabaseRel) * Max(size, 1));
 
+	NvmRecoveryEnsureReady();
 	*n = 0;
 	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
 	for (int i = 0; i < size; i++)
@@ -114,29 +115,25 @@ NvmDatabaseRelations(Oid dbid, int *n)
 }
 
 /*
- * NvmDatabaseCopyStorage - copy the pool storage of the relations of
- * database srcDb to database dstDb, a relation in srcSpc (the source's
- * default tablespace) to dstSpc, one in another tablespace to the same;
- * with move (srcDb is dstDb), only those in srcSpc, and drop the source's
- * storage at commit.  Caller holds what keeps every session out of srcDb
- * (see the file header) and is in the transaction that changes
- * pg_database.
+ * NvmDatabaseCopyStorage - copy the pool storage of rels[0..n), the
+ * relations of a database (NvmDatabaseRelations), to database dstDb, a
+ * relation in srcSpc (the source's default tablespace) to dstSpc, one in
+ * another tablespace to the same; with move (dstDb is the source), only
+ * those in srcSpc, and drop the source's storage at commit.  Caller holds
+ * what keeps every session out of the source database (see the file
+ * header) and is in the transaction that changes pg_database.
  */
 static void
-NvmDatabaseCopyStorage(Oid srcDb, Oid srcSpc, Oid dstDb, Oid dstSpc, bool move)
+NvmDatabaseCopyStorage(const NvmDatabaseRel *rels, int n, Oid srcSpc,
+					   Oid dstDb, Oid dstSpc, bool move)
 {
-	int			n;
-	NvmDatabaseRel *rels;
-
-	Assert(move == (srcDb == dstDb));
-	NvmRecoveryEnsureReady();
-	rels = NvmDatabaseRelations(srcDb, &n);
 	for (int i = 0; i < n; i++)
 	{
 		RelFileNode dst = rels[i].node;
 		BlockNumber nblocks = NvmPoolRelNBlocks(rels[i].dirIndex);
 		int			dstIndex;
 
+		Assert(move == (dst.dbNode == dstDb));
 		if (dst.spcNode == srcSpc)
 			dst.spcNode = dstSpc;
 		else if (move)
@@ -156,7 +153,6 @@ NvmDatabaseCopyStorage(Oid srcDb, Oid srcSpc, Oid dstDb, Oid dstSpc, bool move)
 		if (move)
 			NvmStorageScheduleDrop(&rels[i].node);
 	}
-	pfree(rels);
 }
 
 /* NvmDatabaseTablespace - the default tablespace of database dbid */
@@ -200,14 +196,18 @@ NvmDatabaseAfterCreate(CreatedbStmt *stmt)
 	const char *template = NvmDatabaseOption(stmt->options, "template");
 	Oid			srcDb;
 	Oid			dstDb;
+	int			n;
+	NvmDatabaseRel *rels;
 
 	if (!NvmPoolIsMapped())
 		return;
 	CommandCounterIncrement();	/* see the new pg_database row */
 	srcDb = get_database_oid(template ? template : "template1", false);
 	dstDb = get_database_oid(stmt->dbname, false);
-	NvmDatabaseCopyStorage(srcDb, NvmDatabaseTablespace(srcDb),
+	rels = NvmDatabaseRelations(srcDb, &n);
+	NvmDatabaseCopyStorage(rels, n, NvmDatabaseTablespace(srcDb),
 						   dstDb, NvmDatabaseTablespace(dstDb), false);
+	pfree(rels);
 }
 
 /*
@@ -251,7 +251,6 @@ NvmDatabaseBeforeMove(AlterDatabaseStmt *stmt, const char *tablespace)
 				 errdetail("There are %d other session(s) and %d prepared transaction(s) using the database.",
 						   others, prepared)));
 
-	NvmRecoveryEnsureReady();
 	rels = NvmDatabaseRelations(dbid, &n);
 	for (int i = 0; i < n; i++)
 		if (rels[i].node.spcNode == newSpc)
@@ -260,8 +259,8 @@ NvmDatabaseBeforeMove(AlterDatabaseStmt *stmt, const char *tablespace)
 					 errmsg("some relations of database \"%s\" are already in tablespace \"%s\"",
 							stmt->dbname, tablespace),
 					 errhint("You must move them back to the database's default tablespace before using this command.")));
+	NvmDatabaseCopyStorage(rels, n, oldSpc, dbid, newSpc, true);
 	pfree(rels);
-	NvmDatabaseCopyStorage(dbid, oldSpc, dbid, newSpc, true);
 }
 
 /*

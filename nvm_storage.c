@@ -449,49 +449,28 @@ NvmStorageAfterEndPrepared(void)
 }
 
 /*
- * NvmStorageFreeTemp - free the pool storage of every temporary relation.
- * Called in the postmaster while it sets up shared memory, at every start
- * and again after a backend crash: no temporary relation outlives the
- * sessions that made it, and PostgreSQL removes their files then
- * (RemovePgTempFiles).  After a crash their catalog rows are still there,
- * until a session that gets the same temporary schema drops them; that
- * drop finds no storage in the pool (NvmStorageScheduleDrop).  Without
- * this, the pages of a crashed session's temporary tables kept their
- * frames until then, and a later relation given the same relfilenode
- * (relfilenodes are unique among files, and these files are gone) could
- * not get storage.
+ * NvmStorageResetAtStart - in one pass over the directory: free the pool
+ * storage of every temporary relation, and after a crash empty that of
+ * every unlogged relation (one with an init fork).  Called in the
+ * postmaster while it sets up shared memory (at every start, and again
+ * after a backend crash), before any process can read a table.
+ *
+ * No temporary relation outlives the sessions that made it: PostgreSQL
+ * removes their files at every start (RemovePgTempFiles).  After a crash
+ * their catalog rows are still there, until a session that gets the same
+ * temporary schema drops them; that drop finds no storage in the pool
+ * (NvmStorageScheduleDrop).  Without this, the pages of a crashed session's
+ * temporary tables kept their frames until then, and a later relation
+ * given the same relfilenode (relfilenodes are unique among files, and
+ * these files are gone) could not get storage.
+ *
+ * An unlogged table is empty after a crash, with its indexes, as
+ * PostgreSQL's recovery resets heap's files and the indexes from their
+ * init forks.  After a clean shutdown (the control file says so) they keep
+ * their rows, as heap's do.
  */
 void
-NvmStorageFreeTemp(void)
-{
-	int			n = NvmPoolDirSize();
-
-	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
-	for (int i = 0; i < n; i++)
-	{
-		RelFileNode node;
-		uint64		state;
-
-		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_TEMP))
-			continue;
-		elog(LOG, "nvm_am: freeing temporary relation %u/%u/%u of a session that ended with the server",
-			 node.spcNode, node.dbNode, node.relNode);
-		NvmPoolRelFree(i);
-	}
-	LWLockRelease(NvmPoolDirLock());
-}
-
-/*
- * NvmStorageResetUnlogged - after a crash, empty the pool storage of every
- * unlogged relation (one with an init fork), as PostgreSQL's recovery
- * resets their files and their indexes from the init forks: an unlogged
- * table is empty after a crash, with its indexes.  After a clean shutdown
- * (the control file says so) they keep their rows, as heap's do.  Called
- * in the postmaster while it sets up shared memory (also when it does so
- * again after a backend crash), before any process can read a table.
- */
-void
-NvmStorageResetUnlogged(void)
+NvmStorageResetAtStart(void)
 {
 	bool		crc_ok;
 	ControlFileData *cf = get_controlfile(DataDir, &crc_ok);
@@ -500,16 +479,23 @@ NvmStorageResetUnlogged(void)
 	int			n = NvmPoolDirSize();
 
 	pfree(cf);
-	if (clean)
-		return;
+	LWLockAcquire(NvmPoolDirLock(), LW_EXCLUSIVE);
 	for (int i = 0; i < n; i++)
 	{
 		RelFileNode node;
 		uint64		state;
 		char	   *init;
 
-		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED) ||
-			NvmPoolRelIsDamaged(i))
+		if (!NvmPoolRelGetKey(i, &node, &state) || !(state & NVM_REL_USED))
+			continue;
+		if (state & NVM_REL_TEMP)
+		{
+			elog(LOG, "nvm_am: freeing temporary relation %u/%u/%u of a session that ended with the server",
+				 node.spcNode, node.dbNode, node.relNode);
+			NvmPoolRelFree(i);
+			continue;
+		}
+		if (clean || NvmPoolRelIsDamaged(i))
 			continue;
 		init = relpathperm(node, INIT_FORKNUM);
 		if (access(init, F_OK) == 0 && NvmPoolRelNBlocks(i) > 0)
@@ -520,6 +506,7 @@ NvmStorageResetUnlogged(void)
 		}
 		pfree(init);
 	}
+	LWLockRelease(NvmPoolDirLock());
 }
 
 /*

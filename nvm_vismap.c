@@ -50,11 +50,11 @@
 
 #include "access/visibilitymap.h"
 #include "access/xlog.h"
+#include "access/xloginsert.h"
 #include "catalog/pg_control.h"
+#include "catalog/storage_xlog.h"
 #include "common/controldata_utils.h"
 #include "common/relpath.h"
-#include "access/xloginsert.h"
-#include "catalog/storage_xlog.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
