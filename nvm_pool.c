@@ -35,11 +35,13 @@
  * NvmPoolRuntime before any number beyond it is handed out, so a number is
  * never used twice, not even across crashes.
  *
- * A relation's page table has two levels: the directory entry names a root
- * frame holding NVM_PT_FANOUT frame numbers of leaf frames, each leaf holds
- * NVM_PT_FANOUT frame numbers of data pages.  A frame number of 0 means
- * "none".  Every pointer in the pool is an 8-byte word published with one
- * aligned store and persisted, so every change below is crash-atomic:
+ * A relation's page table is a radix tree of frames (nvm_pool_dir.c): the
+ * directory entry names a root frame, a leaf frame holds NVM_PT_FANOUT
+ * frame numbers of data pages, the frames above hold frame numbers of the
+ * level below; two levels, three once a relation passes 8 GB.  A frame
+ * number of 0 means "none".  Every pointer in the pool is an 8-byte word
+ * published with one aligned store and persisted, so every change below
+ * is crash-atomic:
  *
  *	- a frame is in use if and only if it is reachable from a used directory
  *	  entry (root, leaves, and data pages below the entry's nblocks).  The
@@ -52,6 +54,9 @@
  *	  beyond nblocks, which the rebuild clears.
  *	- freeing a relation publishes its state word as free first; its frames
  *	  are unreachable from then on.
+ *	- a relation that outgrows its page table gets a new root whose first
+ *	  entry is the old root, persisted before the entry's root word (frame
+ *	  and levels) swings to it.
  *
  * Why not libpmemobj: its allocator state is private to the one process
  * that opened the pool, and PostgreSQL is multi-process.  Deriving the
@@ -1075,7 +1080,7 @@ NvmPoolBitClear(uint64 frame)
  * NvmPoolMarkUsed - mark a reachable frame during the rebuild.  Returns false
  * for a frame number outside the pool (a corrupt entry).
  */
-static bool
+bool
 NvmPoolMarkUsed(uint64 frame, int dirIndex)
 {
 	if (!NvmPoolFrameValid(frame))
@@ -1145,9 +1150,6 @@ NvmPoolRebuildAllocation(void)
 	for (int i = 0; i < (int) pool_header->dir_entries; i++)
 	{
 		NvmDirEntry *e = &pool_dir[i];
-		uint64	   *root;
-		uint64		rootframe;
-		uint64		nblocks;
 		const char *damage;
 
 		if (e->state == 0)
@@ -1168,35 +1170,7 @@ NvmPoolRebuildAllocation(void)
 					 errdetail("nvm_am does not read, change or reclaim anything through this entry."),
 					 errhint("Drop the table (its space comes back at the next start), or restore the pool file from a backup.")));
 		}
-		rootframe = NvmPoolDirValue(e->root);
-		nblocks = pool_dir_damaged[i] ? NVM_MAX_REL_BLOCKS : NvmPoolDirValue(e->nblocks);
-		if (rootframe == 0 || !NvmPoolMarkUsed(rootframe, i))
-			continue;
-		root = (uint64 *) NvmPoolFrameAddr(rootframe);
-		for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
-		{
-			uint64	   *leaf;
-
-			if (root[l] == 0)
-				continue;
-			if (!NvmPoolMarkUsed(root[l], i))
-				continue;
-			leaf = (uint64 *) NvmPoolFrameAddr(root[l]);
-			for (uint64 k = 0; k < NVM_PT_FANOUT; k++)
-			{
-				uint64		blk = l * NVM_PT_FANOUT + k;
-
-				if (leaf[k] == 0)
-					continue;
-				if (blk >= nblocks)
-				{
-					NvmPoolPublish64(&leaf[k], 0);
-					NvmPoolCountAdd(NVM_STAT_ORPHANS_RECLAIMED, 1);
-				}
-				else
-					(void) NvmPoolMarkUsed(leaf[k], i);
-			}
-		}
+		NvmPoolRelMarkFrames(i, pool_dir_damaged[i]);
 	}
 	/* a base backup's copy: what its page tables reach may be reached twice */
 	if (pool_runtime->copy_pending)

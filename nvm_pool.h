@@ -32,7 +32,11 @@
 #define NVM_POOL_FORMAT_VERSION	5
 #define NVM_FRAME_SIZE			BLCKSZ
 #define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
-#define NVM_MAX_REL_BLOCKS		((uint64) NVM_PT_FANOUT * NVM_PT_FANOUT)
+#define NVM_PT_BITS				10	/* log2(NVM_PT_FANOUT) */
+#define NVM_PT_MAX_LEVELS		3
+/* blocks a page table of levels levels maps: 8 GB at 2 levels, 8 TB at 3 */
+#define NVM_PT_CAPACITY(levels) (UINT64CONST(1) << (NVM_PT_BITS * (levels)))
+#define NVM_MAX_REL_BLOCKS		NVM_PT_CAPACITY(NVM_PT_MAX_LEVELS)
 
 /* Directory entry state word: low 32 bits xid, high bits flags */
 #define NVM_REL_USED			UINT64CONST(0x0000000100000000)

@@ -5,9 +5,11 @@
  *	  creating, flagging and freeing a relation's directory entry, and
  *	  mapping its blocks to frames.
  *
- *	  A relation's page table has two levels: the directory entry names a
- *	  root frame holding NVM_PT_FANOUT frame numbers of leaf frames, each
- *	  leaf holds NVM_PT_FANOUT frame numbers of data pages; 0 means "none".
+ *	  A relation's page table is a radix tree of frames of NVM_PT_FANOUT
+ *	  frame numbers each (0 means "none"): the directory entry's root word
+ *	  names the root frame and the number of levels, two (leaves name data
+ *	  pages, the root names leaves: 8 GB) until the relation outgrows them,
+ *	  then three (8 TB, more than a pool holds).
  *	  Every change is one aligned 8-byte store, persisted (NvmPoolPublish64),
  *	  so every change is crash-atomic (see nvm_pool.c: a frame is in use if
  *	  and only if a used entry reaches it).  The words of an entry carry
@@ -98,6 +100,8 @@ const char *
 NvmPoolDirCheckEntry(NvmDirEntry *e)
 {
 	uint64		state = NvmPoolDirValue(e->state);
+	uint64		root;
+	int			levels;
 
 	if (e->keycheck != NvmPoolDirKeyCheck(e))
 		return "its key (the relation it belongs to)";
@@ -106,11 +110,14 @@ NvmPoolDirCheckEntry(NvmDirEntry *e)
 		(state & ~(NVM_REL_USED | NVM_REL_CREATING | NVM_REL_DROPPING |
 				   NVM_REL_KEPT_FLAGS | UINT64CONST(0xFFFFFFFF))) != 0)
 		return "its state word";
+	root = NvmPoolPtRoot(e, &levels);
 	if (e->root != NvmPoolDirEncode(e, NVM_DIR_ROOT, NvmPoolDirValue(e->root)) ||
-		(NvmPoolDirValue(e->root) != 0 && !NvmPoolFrameValid(NvmPoolDirValue(e->root))))
+		levels > NVM_PT_MAX_LEVELS ||
+		(root != 0 && !NvmPoolFrameValid(root)) ||
+		(root == 0 && levels != 2))
 		return "its page-table root";
 	if (e->nblocks != NvmPoolDirEncode(e, NVM_DIR_NBLOCKS, NvmPoolDirValue(e->nblocks)) ||
-		NvmPoolDirValue(e->nblocks) > NVM_MAX_REL_BLOCKS)
+		NvmPoolDirValue(e->nblocks) > NVM_PT_CAPACITY(levels))
 		return "its block count";
 	return NULL;
 }
@@ -288,38 +295,33 @@ NvmPoolRelSetState(int dirIndex, uint64 state)
 }
 
 /*
- * NvmPoolCollectFrames - list every frame reachable from a page table.
+ * NvmPoolPtFree - free page-table frame frame of level level (1: a leaf,
+ * whose entries name data frames) and every frame below it.  Children go
+ * first, a leaf's data frames in one batch: a frame is read only before it
+ * is freed, so the walk may run after the table became unreachable.
+ * Caller holds what NvmPoolRelFree's caller holds.
  */
-static uint64 *
-NvmPoolCollectFrames(NvmDirEntry *e, uint64 root, uint64 nblocks, int *n)
+static void
+NvmPoolPtFree(uint64 frame, int level)
 {
-	int			cap = 64;
-	uint64	   *frames = palloc(cap * sizeof(uint64));
-	uint64	   *rootarr;
+	uint64	   *arr = (uint64 *) NvmPoolFrameAddr(frame);
+	uint64		data[NVM_PT_FANOUT];
+	int			n = 0;
 
-	*n = 0;
-	if (root == 0 || !NvmPoolFrameValid(root))
-		return frames;
-	frames[(*n)++] = root;
-	rootarr = (uint64 *) NvmPoolFrameAddr(root);
-	for (uint64 l = 0; l < NVM_PT_FANOUT; l++)
+	for (uint64 i = 0; i < NVM_PT_FANOUT; i++)
 	{
-		uint64	   *leaf;
+		uint64		child = arr[i];
 
-		if (rootarr[l] == 0 || !NvmPoolFrameValid(rootarr[l]))
+		if (child == 0 || !NvmPoolFrameValid(child))
 			continue;
-		if (*n + (int) NVM_PT_FANOUT + 1 > cap)
-		{
-			cap = cap * 2 + NVM_PT_FANOUT + 1;
-			frames = repalloc(frames, cap * sizeof(uint64));
-		}
-		frames[(*n)++] = rootarr[l];
-		leaf = (uint64 *) NvmPoolFrameAddr(rootarr[l]);
-		for (uint64 k = 0; k < NVM_PT_FANOUT; k++)
-			if (leaf[k] != 0)
-				frames[(*n)++] = leaf[k];
+		if (level == 1)
+			data[n++] = child;
+		else
+			NvmPoolPtFree(child, level - 1);
 	}
-	return frames;
+	if (n > 0)
+		NvmPoolFreeFrames(data, n);
+	NvmPoolFreeFrames(&frame, 1);
 }
 
 /*
@@ -332,8 +334,8 @@ void
 NvmPoolRelFree(int dirIndex)
 {
 	NvmDirEntry *e = &pool_dir[dirIndex];
-	uint64	   *frames;
-	int			n;
+	uint64		root;
+	int			levels;
 
 	Assert(LWLockHeldByMeInMode(NvmPoolDirLock(), LW_EXCLUSIVE));
 	if (NvmPoolRelIsDamaged(dirIndex))
@@ -344,11 +346,10 @@ NvmPoolRelFree(int dirIndex)
 		NvmPoolCountAdd(NVM_STAT_RELS_DROPPED, 1);
 		return;
 	}
-	frames = NvmPoolCollectFrames(e, NvmPoolDirValue(e->root),
-								  NvmPoolDirValue(e->nblocks), &n);
+	root = NvmPoolPtRoot(e, &levels);
 	NvmPoolPublish64(&e->state, 0);
-	NvmPoolFreeFrames(frames, n);
-	pfree(frames);
+	if (root != 0)
+		NvmPoolPtFree(root, levels);
 	NvmPoolCountAdd(NVM_STAT_RELS_DROPPED, 1);
 }
 
@@ -374,6 +375,43 @@ NvmPoolRelCreateAt(int dirIndex, const RelFileNode *node, uint64 state)
 }
 
 /*
+ * NvmPoolPtCut - empty what page-table frame frame of level level (1: a
+ * leaf) maps at blocks from nblocks up to old; first is the first block it
+ * maps.  The data frames go through retirement (a reader may still have
+ * them pinned); a page-table frame that maps no block below nblocks any
+ * more is unlinked and freed after its children.  Caller holds what
+ * NvmPoolRelTruncate's caller holds.
+ */
+static void
+NvmPoolPtCut(NvmDirEntry *e, uint64 frame, int level, uint64 first,
+			 uint64 nblocks, uint64 old)
+{
+	uint64	   *arr = (uint64 *) NvmPoolFrameAddr(frame);
+	uint64		span = NVM_PT_CAPACITY(level - 1);	/* blocks per entry */
+
+	for (uint64 i = nblocks > first ? (nblocks - first) / span : 0;
+		 i < NVM_PT_FANOUT && first + i * span < old; i++)
+	{
+		uint64		child = arr[i];
+		uint64		childFirst = first + i * span;
+
+		if (child == 0)
+			continue;
+		if (!NvmPoolFrameValid(child))
+			NvmPoolPageTableCorrupt(e, (BlockNumber) Max(childFirst, nblocks));
+		if (level > 1)
+			NvmPoolPtCut(e, child, level - 1, childFirst, nblocks, old);
+		if (childFirst < nblocks)
+			continue;			/* maps blocks that stay */
+		NvmPoolPublish64(&arr[i], 0);
+		if (level == 1)
+			NvmPoolRetireFrame(child);
+		else
+			NvmPoolFreeFrames(&child, 1);
+	}
+}
+
+/*
  * NvmPoolRelTruncate - cut a relation down to its first nblocks blocks
  * (0: drop them all, as a nontransactional TRUNCATE does; more: VACUUM
  * giving back empty pages at the end).  nblocks is published first: a
@@ -388,53 +426,24 @@ void
 NvmPoolRelTruncate(int dirIndex, BlockNumber nblocks)
 {
 	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
-	uint64		root = NvmPoolDirValue(e->root);
 	uint64		old = NvmPoolDirValue(e->nblocks);
-	uint64	   *rootarr;
-	uint64	   *frames;
-	int			n;
+	int			levels;
+	uint64		root = NvmPoolPtRoot(e, &levels);
 
 	if (nblocks >= old)
 		return;
 	if (nblocks == 0)
 	{
-		frames = NvmPoolCollectFrames(e, root, old, &n);
 		NvmPoolDirPut(e, NVM_DIR_NBLOCKS, 0);
 		NvmPoolDirPut(e, NVM_DIR_ROOT, 0);
-		NvmPoolFreeFrames(frames, n);
-		pfree(frames);
+		if (root != 0)
+			NvmPoolPtFree(root, levels);
 		return;
 	}
 	NvmPoolDirPut(e, NVM_DIR_NBLOCKS, nblocks);
-	rootarr = (uint64 *) NvmPoolFrameAddr(root);
-	for (uint64 blk = nblocks; blk < old; blk++)
-	{
-		uint64		l = blk / NVM_PT_FANOUT;
-		uint64	   *leaf;
-		uint64		frame;
-
-		if (!NvmPoolFrameValid(rootarr[l]))
-			NvmPoolPageTableCorrupt(e, (BlockNumber) blk);
-		leaf = (uint64 *) NvmPoolFrameAddr(rootarr[l]);
-		frame = leaf[blk % NVM_PT_FANOUT];
-		if (frame != 0)
-		{
-			NvmPoolPublish64(&leaf[blk % NVM_PT_FANOUT], 0);
-			if (NvmPoolFrameValid(frame))
-				NvmPoolRetireFrame(frame);
-		}
-		/* a leaf that no block below nblocks uses goes too */
-		if ((blk + 1) % NVM_PT_FANOUT == 0 || blk + 1 == old)
-		{
-			if (l * NVM_PT_FANOUT >= nblocks)
-			{
-				uint64		leafframe = rootarr[l];
-
-				NvmPoolPublish64(&rootarr[l], 0);
-				NvmPoolFreeFrames(&leafframe, 1);
-			}
-		}
-	}
+	if (!NvmPoolFrameValid(root))
+		NvmPoolPageTableCorrupt(e, nblocks);
+	NvmPoolPtCut(e, root, levels, 0, nblocks, old);
 }
 
 BlockNumber
@@ -456,69 +465,112 @@ NvmPoolPageTableCorrupt(NvmDirEntry *e, BlockNumber blkno)
 }
 
 /*
+ * NvmPoolPtEntry - the page-table entry of block blkno in the page table
+ * under root (levels levels), after checking that the path to it stays in
+ * the pool.
+ */
+static inline uint64 *
+NvmPoolPtEntry(NvmDirEntry *e, uint64 root, int levels, BlockNumber blkno)
+{
+	uint64		frame = root;
+
+	for (int shift = NVM_PT_BITS * (levels - 1); shift > 0; shift -= NVM_PT_BITS)
+	{
+		if (!NvmPoolFrameValid(frame))
+			NvmPoolPageTableCorrupt(e, blkno);
+		frame = ((uint64 *) NvmPoolFrameAddr(frame))[(blkno >> shift) & (NVM_PT_FANOUT - 1)];
+	}
+	if (!NvmPoolFrameValid(frame))
+		NvmPoolPageTableCorrupt(e, blkno);
+	return &((uint64 *) NvmPoolFrameAddr(frame))[blkno & (NVM_PT_FANOUT - 1)];
+}
+
+/*
  * NvmPoolRelLeafEntry - the page-table entry of block blkno, which must be
- * below nblocks, after checking that the path to it stays in the pool.
+ * below nblocks.  nblocks is read before the root: a block below it was
+ * mapped after the root that maps it was published (NvmPoolRelEnsurePath).
  * The caller holds a lock on the relation.
  */
 static uint64 *
 NvmPoolRelLeafEntry(int dirIndex, BlockNumber blkno)
 {
 	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
-	uint64		root = NvmPoolDirValue(e->root);
-	uint64		leaf;
+	uint64		nblocks = NvmPoolDirValue(e->nblocks);
+	uint64		root;
+	int			levels;
 
-	if (blkno >= NvmPoolDirValue(e->nblocks))
+	if (blkno >= nblocks)
 		elog(ERROR, "block %u is beyond the end of nvm_am relation %u (%llu blocks)",
-			 blkno, e->relNode, (unsigned long long) NvmPoolDirValue(e->nblocks));
-	if (!NvmPoolFrameValid(root))
-		NvmPoolPageTableCorrupt(e, blkno);
-	leaf = ((uint64 *) NvmPoolFrameAddr(root))[blkno / NVM_PT_FANOUT];
-	if (!NvmPoolFrameValid(leaf))
-		NvmPoolPageTableCorrupt(e, blkno);
-	return &((uint64 *) NvmPoolFrameAddr(leaf))[blkno % NVM_PT_FANOUT];
+			 blkno, e->relNode, (unsigned long long) nblocks);
+	pg_read_barrier();
+	root = NvmPoolPtRoot(e, &levels);
+	return NvmPoolPtEntry(e, root, levels, blkno);
 }
 
+/*
+ * NvmPoolNewTableFrame - a new page-table frame, persisted (not drained),
+ * all entries 0 but the first, which is first.
+ */
 static uint64
-NvmPoolNewTableFrame(void)
+NvmPoolNewTableFrame(uint64 first)
 {
 	uint64		f = NvmPoolAllocFrame(false);	/* page tables have no log */
 	char	   *p = NvmPoolFrameAddr(f);
 
 	memset(p, 0, NVM_FRAME_SIZE);
+	((uint64 *) p)[0] = first;
 	NvmPoolFlush(p, NVM_FRAME_SIZE);
 	return f;
 }
 
 /*
- * NvmPoolRelMapNewBlock - publish an initialised, persisted frame as block
- * blkno, which must be the relation's current nblocks.  Caller holds the
- * relation's extension lock.
+ * NvmPoolRelEnsurePath - make the page-table frames on the path to block
+ * blkno.  A table that outgrows its page table gets a level more: a new
+ * root whose first entry is the old root, persisted before the entry's
+ * root word (frame and levels in one store) swings to it, so a reader or a
+ * crash finds the old table or the new one, each mapping every block.
+ * Caller holds the relation's extension lock.
  */
 void
 NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
 {
 	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
-	uint64	   *root;
+	int			levels;
+	uint64		frame = NvmPoolPtRoot(e, &levels);
 
 	if ((uint64) blkno >= NVM_MAX_REL_BLOCKS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("nvm_am relation %u cannot grow beyond %llu blocks",
 						e->relNode, (unsigned long long) NVM_MAX_REL_BLOCKS)));
-	if (NvmPoolDirValue(e->root) == 0)
+	if (frame == 0)
 	{
-		uint64		r = NvmPoolNewTableFrame();
-
+		frame = NvmPoolNewTableFrame(0);
 		NvmPoolDrain();
-		NvmPoolDirPut(e, NVM_DIR_ROOT, r);
+		NvmPoolDirPut(e, NVM_DIR_ROOT, NvmPoolPtRootValue(frame, levels));
 	}
-	root = (uint64 *) NvmPoolFrameAddr(NvmPoolDirValue(e->root));
-	if (root[blkno / NVM_PT_FANOUT] == 0)
+	while ((uint64) blkno >= NVM_PT_CAPACITY(levels))
 	{
-		uint64		l = NvmPoolNewTableFrame();
-
+		frame = NvmPoolNewTableFrame(frame);
 		NvmPoolDrain();
-		NvmPoolPublish64(&root[blkno / NVM_PT_FANOUT], l);
+		levels++;
+		NvmPoolDirPut(e, NVM_DIR_ROOT, NvmPoolPtRootValue(frame, levels));
+	}
+	for (int shift = NVM_PT_BITS * (levels - 1); shift > 0; shift -= NVM_PT_BITS)
+	{
+		uint64	   *entry;
+
+		if (!NvmPoolFrameValid(frame))
+			NvmPoolPageTableCorrupt(e, blkno);
+		entry = &((uint64 *) NvmPoolFrameAddr(frame))[(blkno >> shift) & (NVM_PT_FANOUT - 1)];
+		if (*entry == 0)
+		{
+			uint64		child = NvmPoolNewTableFrame(0);
+
+			NvmPoolDrain();
+			NvmPoolPublish64(entry, child);
+		}
+		frame = *entry;
 	}
 }
 
@@ -531,18 +583,69 @@ void
 NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
 {
 	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
-	uint64	   *root;
-	uint64	   *leaf;
+	uint64		root;
+	int			levels;
 
 	if (blkno != NvmPoolDirValue(e->nblocks))
 		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
 			 e->relNode, blkno, (unsigned long long) NvmPoolDirValue(e->nblocks));
 	NvmPoolRelEnsurePath(dirIndex, blkno);
-	root = (uint64 *) NvmPoolFrameAddr(NvmPoolDirValue(e->root));
-	leaf = (uint64 *) NvmPoolFrameAddr(root[blkno / NVM_PT_FANOUT]);
-	NvmPoolPublish64(&leaf[blkno % NVM_PT_FANOUT], frame);
+	root = NvmPoolPtRoot(e, &levels);
+	NvmPoolPublish64(NvmPoolPtEntry(e, root, levels, blkno), frame);
 	NvmPoolDirPut(e, NVM_DIR_NBLOCKS, (uint64) blkno + 1);
 	NvmPoolCountAdd(NVM_STAT_PAGES_EXTENDED, 1);
+}
+
+/*
+ * NvmPoolPtMark - the rebuild's walk of page-table frame frame of level
+ * level (1: a leaf) of entry dirIndex, which maps blocks from first on:
+ * mark it and every frame below it in use, and clear the entries of data
+ * blocks at or beyond nblocks (an extension a crash interrupted).
+ */
+static void
+NvmPoolPtMark(int dirIndex, uint64 frame, int level, uint64 first,
+			  uint64 nblocks)
+{
+	uint64	   *arr;
+	uint64		span = NVM_PT_CAPACITY(level - 1);
+
+	if (!NvmPoolMarkUsed(frame, dirIndex))
+		return;
+	arr = (uint64 *) NvmPoolFrameAddr(frame);
+	for (uint64 i = 0; i < NVM_PT_FANOUT; i++)
+	{
+		if (arr[i] == 0)
+			continue;
+		if (level > 1)
+			NvmPoolPtMark(dirIndex, arr[i], level - 1, first + i * span, nblocks);
+		else if (first + i >= nblocks)
+		{
+			NvmPoolPublish64(&arr[i], 0);
+			NvmPoolCountAdd(NVM_STAT_ORPHANS_RECLAIMED, 1);
+		}
+		else
+			(void) NvmPoolMarkUsed(arr[i], dirIndex);
+	}
+}
+
+/*
+ * NvmPoolRelMarkFrames - at the rebuild of the allocation state (the
+ * postmaster, alone): mark every frame entry dirIndex reaches in use.  Of a
+ * damaged entry everything its root may reach is kept, and nothing
+ * cleared.
+ */
+void
+NvmPoolRelMarkFrames(int dirIndex, bool damaged)
+{
+	NvmDirEntry *e = &pool_dir[dirIndex];
+	int			levels;
+	uint64		root = NvmPoolPtRoot(e, &levels);
+
+	if (root == 0)
+		return;
+	levels = Min(levels, NVM_PT_MAX_LEVELS);
+	NvmPoolPtMark(dirIndex, root, levels, 0,
+				  damaged ? NVM_MAX_REL_BLOCKS : NvmPoolDirValue(e->nblocks));
 }
 
 /* ----------------------------------------------------------------

@@ -74,6 +74,29 @@ NvmPoolDirValue(uint64 word)
 {
 	return word & NVM_DIR_VALUE_MASK;
 }
+
+/*
+ * The root word's value: the root frame of the page table in the low 44
+ * bits, the number of levels above two in the bits above (0 in every pool
+ * written before page tables could grow a level, so those read as before).
+ */
+#define NVM_PT_ROOT_FRAME_BITS	44
+
+static inline uint64
+NvmPoolPtRootValue(uint64 frame, int levels)
+{
+	return frame | ((uint64) (levels - 2) << NVM_PT_ROOT_FRAME_BITS);
+}
+
+/* the root frame of entry e's page table (0: none), and *levels its levels */
+static inline uint64
+NvmPoolPtRoot(const NvmDirEntry *e, int *levels)
+{
+	uint64		v = NvmPoolDirValue(e->root);
+
+	*levels = 2 + (int) (v >> NVM_PT_ROOT_FRAME_BITS);
+	return v & ((UINT64CONST(1) << NVM_PT_ROOT_FRAME_BITS) - 1);
+}
 /* the mapping and its parts (nvm_pool.c) */
 extern char *pool_base;
 extern NvmPoolHeader *pool_header;
@@ -128,11 +151,13 @@ NvmPoolFrameValid(uint64 frame)
 
 /* nvm_pool.c */
 extern void NvmPoolFreeFrames(uint64 *frames, int n);
+extern bool NvmPoolMarkUsed(uint64 frame, int dirIndex);
 extern bool *pool_dir_damaged;
 
 /* nvm_pool_dir.c */
 extern uint64 NvmPoolDirEncode(NvmDirEntry *e, NvmDirWord w, uint64 value);
 extern uint32 NvmPoolDirKeyCheck(NvmDirEntry *e);
 extern const char *NvmPoolDirCheckEntry(NvmDirEntry *e);
+extern void NvmPoolRelMarkFrames(int dirIndex, bool damaged);
 
 #endif							/* NVM_POOL_INTERNAL_H */

@@ -202,10 +202,14 @@ sub pool_pte
 	my (undef, undef, $frames_off) = pool_layout($pool);
 	my $entry = pool_dir_entry($pool, $relnode, $dboid);
 	return undef unless defined $entry;
-	my $root = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & ((1 << 48) - 1);	# the entry's check bits off
-	my $leaf = unpack('Q<',
-		read_bytes($pool, $frames_off + ($root - 1) * 8192 + 8 * int($blkno / 1024), 8));
-	return $frames_off + ($leaf - 1) * 8192 + 8 * ($blkno % 1024);
+	my $word = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & ((1 << 48) - 1);	# the entry's check bits off
+	my $frame = $word & ((1 << 44) - 1);	# the root frame; above it the levels beyond two
+	for (my $shift = 10 * (1 + ($word >> 44)); $shift > 0; $shift -= 10)
+	{
+		$frame = unpack('Q<',
+			read_bytes($pool, $frames_off + ($frame - 1) * 8192 + 8 * (($blkno >> $shift) & 1023), 8));
+	}
+	return $frames_off + ($frame - 1) * 8192 + 8 * ($blkno % 1024);
 }
 
 # pool_log_records POOL, FRAME - (pool offset of the frame's log area,
