@@ -2,7 +2,8 @@
 # A relation's page table starts with two levels (a root frame naming
 # leaves, each naming 1,024 pages: 8 GB); the extension past it gives the
 # table a third level, a new root whose first entry is the old one.  The
-# test loads 1,049,600 one-row pages (8.2 GB) with COPY FREEZE, then reads
+# test loads 1,049,600 one-row pages (8.2 GB) with COPY (the last 2,048
+# while another session reads the end of the table), then reads
 # rows on both sides of the 8 GB line after a clean restart and after a
 # crash (the postmaster's rebuild walks the three levels), checks that the
 # pool's accounting agrees with that rebuild, cuts the table back below 8
@@ -50,22 +51,57 @@ sub levels
 sql(q{CREATE EXTENSION nvm_am});
 my $frames_empty = frames_used();
 
-# gen.pl N SIGN CHAR: rows SIGN 1 .. SIGN N of 7,900 CHARs, one per page
-# stored inline
+# gen.pl FROM TO SIGN CHAR: rows SIGN FROM .. SIGN TO of 7,900 CHARs, one
+# per page, stored inline
 my $gen = $node->basedir . '/gen.pl';
 open(my $fh, '>', $gen) or die "$gen: $!";
-print $fh 'my ($n, $sign, $c) = @ARGV; my $p = $c x 7900; print "$sign$_\t$p\n" for 1 .. $n;', "\n";
+print $fh 'my ($from, $to, $sign, $c) = @ARGV; my $p = $c x 7900; print "$sign$_\t$p\n" for $from .. $to;', "\n";
 close($fh);
 chmod 0644, $gen;
+
+# the load, in two parts: up to 1,024 pages short of the line ...
+my $first = $two_levels - 1024;
 my ($ret, $out, $err) = $node->psql('postgres', qq{
 BEGIN;
 CREATE TABLE big (id int, pad text) USING nvm_am;
 ALTER TABLE big ALTER COLUMN pad SET STORAGE PLAIN;
-COPY big FROM PROGRAM 'perl $gen $n "" x' WITH (FREEZE);
+COPY big FROM PROGRAM 'perl $gen 1 $first "" x' WITH (FREEZE);
 COMMIT;
+CREATE TABLE reads (n int, seen bigint, err text);
 });
-is($ret, 0, 'COPY of 1,049,600 one-row pages (8.2 GB) into one table succeeds');
+is($ret, 0, 'COPY of 1,047,552 one-row pages (8.2 GB) into one table succeeds');
+is(levels(), 2, 'its page table has two levels');
+
+# ... then past it, while another session reads the pages at the end over
+# and over, through the page table as it gains its third level
+my $tail = $first - 1000;
+my $bg = $node->background_psql('postgres');
+$bg->query_until(qr/reading/, qq{\\echo reading
+DO \$\$
+DECLARE
+	c bigint := 0;
+	i int := 0;
+BEGIN
+	LOOP
+		SELECT count(*) INTO c FROM big WHERE ctid >= '($tail,0)';
+		i := i + 1;
+		EXIT WHEN c = 1000 + 2048 OR i > 1000000;
+	END LOOP;
+	INSERT INTO reads VALUES (i, c, NULL);
+EXCEPTION WHEN OTHERS THEN
+	INSERT INTO reads VALUES (i, c, SQLERRM);
+END
+\$\$;
+});
+($ret, $out, $err) = $node->psql('postgres',
+	"COPY big FROM PROGRAM 'perl $gen " . ($first + 1) . " $n \"\" x'");
+is($ret, 0, 'COPY of 2,048 more pages, past 8 GB, succeeds');
 is($err, '', 'without an error');
+$bg->query_safe('SELECT 1');
+$bg->quit;
+my ($n_reads, $seen, $read_err) = split /\|/, sql(q{SELECT n, seen, coalesce(err, '') FROM reads});
+is($read_err, '', 'the concurrent reads of the end of the table raised no error');
+is($seen, 3048, "and the last of them ($n_reads) saw every row of the end");
 is(sql(q{SELECT pg_relation_size('big') / 8192}), $n, 'the table has 1,049,600 pages');
 is(levels(), 3, 'its page table grew a third level');
 cmp_ok(frames_used() - $frames_empty, '>=', $n, 'the pool holds a frame per page');
@@ -115,7 +151,7 @@ is(frames_used(), $frames_cut, 'after a restart: the rebuild agrees with what th
 
 # and past 8 GB once more, through the third level kept
 ($ret, $out, $err) = $node->psql('postgres',
-	"COPY big FROM PROGRAM 'perl $gen 10000 - y'");
+	"COPY big FROM PROGRAM 'perl $gen 1 10000 - y'");
 is($ret, 0, 'COPY of 10,000 more pages succeeds');
 my $end = $cut + 10000;
 is(sql(q{SELECT pg_relation_size('big') / 8192}), $end, 'the table is past 8 GB again');
