@@ -397,17 +397,17 @@ NvmPoolPtCut(NvmDirEntry *e, uint64 frame, int level, uint64 first,
 
 		if (child == 0)
 			continue;
-		if (!NvmPoolFrameValid(child))
+		if (!NvmPoolFrameValid(child) && level > 1)
 			NvmPoolPageTableCorrupt(e, (BlockNumber) Max(childFirst, nblocks));
 		if (level > 1)
 			NvmPoolPtCut(e, child, level - 1, childFirst, nblocks, old);
 		if (childFirst < nblocks)
 			continue;			/* maps blocks that stay */
 		NvmPoolPublish64(&arr[i], 0);
-		if (level == 1)
-			NvmPoolRetireFrame(child);
-		else
+		if (level > 1)
 			NvmPoolFreeFrames(&child, 1);
+		else if (NvmPoolFrameValid(child))
+			NvmPoolRetireFrame(child);
 	}
 }
 
