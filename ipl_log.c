@@ -788,12 +788,11 @@ IplLogDamaged(int dirIndex, BlockNumber blkno, uint64 frame, uint32 off)
 }
 
 /*
- * IplLogCheck - does the log of frame end cleanly (its records
- * all valid, or a bad one last)?  Else *badOff is the first bad record.
- * Caller holds the page lock.
+ * IplLogUsed - the bytes of the valid records at the start of frame's log
+ * (0 for a frame without one).  Caller holds the page lock.
  */
-bool
-IplLogCheck(uint64 frame, uint32 *badOff)
+uint32
+IplLogUsed(uint64 frame)
 {
 	char	   *log = NvmPoolFrameLog(frame);
 	uint32		size = NvmPoolFrameLogSize(frame);
@@ -801,7 +800,7 @@ IplLogCheck(uint64 frame, uint32 *badOff)
 	uint32		used = 0;
 
 	if (log == NULL)
-		return true;
+		return 0;
 	while (used + sizeof(IplRecord) <= size)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + used);
@@ -810,8 +809,21 @@ IplLogCheck(uint64 frame, uint32 *badOff)
 			break;
 		used += rec->len;
 	}
-	*badOff = used;
-	return !IplLogValidAfter(frame, gen, used + 8);
+	return used;
+}
+
+/*
+ * IplLogCheck - does the log of frame end cleanly (its records
+ * all valid, or a bad one last)?  Else *badOff is the first bad record.
+ * Caller holds the page lock.
+ */
+bool
+IplLogCheck(uint64 frame, uint32 *badOff)
+{
+	if (NvmPoolFrameLog(frame) == NULL)
+		return true;
+	*badOff = IplLogUsed(frame);
+	return !IplLogValidAfter(frame, IplPageGen(NvmPoolFramePage(frame)), *badOff + 8);
 }
 
 /*
@@ -1968,32 +1980,57 @@ IplRecPrunable(IplRecBuf *rb, Page page, HeapTupleHeader hdr)
 
 /*
  * IplSetUnused - free the dead line pointers offs[0..n-1] of page for reuse
- * (VACUUM, after their index entries were removed).  Caller holds the page
- * lock exclusively and got page from IplGetPage.
+ * (VACUUM, after their index entries were removed), and, as heap's VACUUM
+ * does, cut the unused line pointers at the end of the array (never the
+ * first): the page gets their bytes back.  PD_HAS_FREE_LINES then says
+ * whether unused ones remain below.  One patch record; no tuple moves, so
+ * readers that keep pointers into the image are not disturbed, and those
+ * that look up a line pointer check it against the new end.  Caller holds
+ * the page lock exclusively and got page from IplGetPage.
  */
 void
 IplSetUnused(Page page, OffsetNumber *offs, int n)
 {
 	IplRecBuf  *rb = &recbuf;
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	bool		freed[MaxHeapTuplesPerPage + 1] = {0};
 	ItemIdData	unused;
 	uint16		word[4];
+	OffsetNumber end;
 	bool		any = false;
+	bool		holes = false;
 
-	ItemIdSetUnused(&unused);
-	IplRecStart(rb, IPL_REC_PATCH);
 	for (int i = 0; i < n; i++)
-	{
-		ItemId		lp = PageGetItemId(page, offs[i]);
-
-		if (!ItemIdIsDead(lp))
-			continue;
-		IplRecPatch(rb, (char *) lp - (char *) page, &unused, sizeof(unused));
-		any = true;
-	}
+		if (offs[i] >= FirstOffsetNumber && offs[i] <= maxoff &&
+			ItemIdIsDead(PageGetItemId(page, offs[i])))
+			freed[offs[i]] = any = true;
 	if (!any)
 		return;
+	/* the new end: the last line pointer in use, or the first */
+	end = maxoff;
+	while (end > FirstOffsetNumber &&
+		   (freed[end] || !ItemIdIsUsed(PageGetItemId(page, end))))
+		end--;
+	ItemIdSetUnused(&unused);
+	IplRecStart(rb, IPL_REC_PATCH);
+	for (OffsetNumber off = FirstOffsetNumber; off <= end; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+
+		if (freed[off])
+			IplRecPatch(rb, (char *) lp - (char *) page, &unused, sizeof(unused));
+		holes |= freed[off] || !ItemIdIsUsed(lp);
+	}
+	/* pd_flags and pd_lower, in the 8 bytes from pd_checksum to pd_upper */
 	memcpy(word, (char *) page + 8, sizeof(word));
-	word[1] |= PD_HAS_FREE_LINES;
+	StaticAssertStmt(offsetof(PageHeaderData, pd_flags) == 10 &&
+					 offsetof(PageHeaderData, pd_lower) == 12,
+					 "page header layout");
+	if (holes)
+		word[1] |= PD_HAS_FREE_LINES;
+	else
+		word[1] &= ~PD_HAS_FREE_LINES;
+	word[2] = SizeOfPageHeaderData + end * sizeof(ItemIdData);
 	IplRecPatch(rb, 8, word, sizeof(word));
 	IplApply(page, rb);
 }

@@ -35,6 +35,19 @@ AS 'MODULE_PATHNAME', 'nvm_am_pool_info'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION nvm_am_pool_info() IS 'the nvm_am pool: path, size, frames (a page each) and log frames (those with an in-page log area), bytes used and free, format and whether it is persistent memory';
 
+CREATE FUNCTION nvm_am_stattuple(rel regclass, OUT table_len bigint,
+                                 OUT tuple_count bigint, OUT tuple_len bigint,
+                                 OUT tuple_percent float8,
+                                 OUT dead_tuple_count bigint,
+                                 OUT dead_tuple_len bigint,
+                                 OUT dead_tuple_percent float8,
+                                 OUT free_space bigint, OUT free_percent float8,
+                                 OUT log_pages bigint, OUT log_bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'nvm_am_stattuple'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION nvm_am_stattuple(regclass) IS 'pgstattuple''s figures for an nvm_am table (live and dead tuples, free space), and its pages in log frames and the bytes in their in-page logs';
+
 CREATE FUNCTION nvm_am_check(rel regclass, OUT blkno bigint, OUT offnum integer,
                              OUT problem text)
 RETURNS SETOF record
@@ -47,11 +60,15 @@ COMMENT ON FUNCTION nvm_am_check(regclass) IS 'verify the pages of an nvm_am tab
 -- pg_monitor (nvm_am.pool_path and nvm_am.persist_trace are shown only to
 -- superusers and pg_read_all_settings, which pg_monitor includes);
 -- nvm_am_check() reads every page of a table, so it is for superusers and
--- whom they grant it to (as amcheck), and it requires SELECT on the table.
+-- whom they grant it to (as amcheck), and it requires SELECT on the table;
+-- nvm_am_stattuple() reads every page too: for superusers and
+-- pg_stat_scan_tables, as pgstattuple, and it requires SELECT on the table.
 REVOKE ALL ON FUNCTION nvm_am_stats_values() FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_pool_info() FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_check(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION nvm_am_stattuple(regclass) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION nvm_am_stats_values() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION nvm_am_pool_info() TO pg_monitor;
+GRANT EXECUTE ON FUNCTION nvm_am_stattuple(regclass) TO pg_stat_scan_tables;
 GRANT SELECT ON nvm_am_stats TO pg_monitor;
 GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;

@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * nvm_check.c
- *	  nvm_am_check(regclass): an amcheck-style verification of an nvm_am
- *	  table.  It walks every page of the table in the pool and every entry
+ *	  Looking into one nvm_am table from SQL.  nvm_am_stattuple(regclass):
+ *	  pgstattuple's figures (live and dead tuples, free space) and the
+ *	  table's in-page logs.  nvm_am_check(regclass): an amcheck-style
+ *	  verification of an nvm_am table.  It walks every page of the table in the pool and every entry
  *	  of its indexes and returns one row per inconsistency found (none for
  *	  a sound table).  It never changes anything and never trusts what it
  *	  reads: every offset and length is checked before it is followed.
@@ -52,6 +54,7 @@
 #include "nvm_am.h"
 
 PG_FUNCTION_INFO_V1(nvm_am_check);
+PG_FUNCTION_INFO_V1(nvm_am_stattuple);
 
 typedef struct NvmCheckState
 {
@@ -345,6 +348,32 @@ NvmCheckIndex(NvmCheckState *cs, Relation rel, Relation index, int dirIndex)
 }
 
 /*
+ * NvmCheckOpenTable - open table relid for SQL function func (what it
+ * does to a table: verb), with AccessShareLock: it must exist, be an
+ * nvm_am table, and the user must be allowed to read it.
+ */
+static Relation
+NvmCheckOpenTable(Oid relid, const char *func, const char *verb)
+{
+	Relation	rel = try_relation_open(relid, AccessShareLock);
+
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (!NvmStorageIsNvmRelation(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not an nvm_am table", RelationGetRelationName(rel)),
+				 errhint("nvm_am.%s() %s tables created with USING nvm_am.", func, verb)));
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", RelationGetRelationName(rel))));
+	return rel;
+}
+
+/*
  * nvm_am_check - (blkno, offnum, problem) for every inconsistency found
  * in an nvm_am table and its indexes.
  */
@@ -369,21 +398,7 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	cs.problems = 0;
 	cs.badpages = NULL;
 
-	rel = try_relation_open(relid, AccessShareLock);
-	if (rel == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (!NvmStorageIsNvmRelation(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not an nvm_am table", RelationGetRelationName(rel)),
-				 errhint("nvm_am.nvm_am_check() checks tables created with USING nvm_am.")));
-	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", RelationGetRelationName(rel))));
-
+	rel = NvmCheckOpenTable(relid, "nvm_am_check", "checks");
 	dirIndex = NvmStorageRelDirIndex(rel);
 	nblocks = NvmPoolRelNBlocks(dirIndex);
 	next = ReadNextTransactionId();
@@ -447,4 +462,111 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	list_free(indexes);
 	relation_close(rel, AccessShareLock);
 	return (Datum) 0;
+}
+
+/*
+ * NvmCheckPercent - n as a percentage of total, to two decimals as
+ * pgstattuple prints it, as a float8 datum
+ */
+static Datum
+NvmCheckPercent(uint64 n, uint64 total)
+{
+	char		buf[64];
+
+	snprintf(buf, sizeof(buf), "%.2f",
+			 total == 0 ? 0.0 : 100.0 * (double) n / (double) total);
+	return Float8GetDatum(strtod(buf, NULL));
+}
+
+/*
+ * nvm_am_stattuple - pgstattuple's figures for an nvm_am table (pgstattuple
+ * reads heap tables only), plus the pages living in log frames and the
+ * bytes of records in their logs.  As pgstattuple: tuples (with storage)
+ * that a dirty snapshot sees are live, the others dead, and free space is
+ * what each page has for a new tuple (PageGetHeapFreeSpace).  Each page is
+ * read as scans read it, its lock held shared; no lock is held from one
+ * page to the next, so the figures are not a snapshot of the whole table.
+ */
+Datum
+nvm_am_stattuple(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	TupleDesc	desc;
+	Datum		values[11];
+	bool		nulls[11] = {0};
+	Relation	rel;
+	int			dirIndex;
+	BlockNumber nblocks;
+	SnapshotData dirty;
+	uint64		tableLen;
+	uint64		tupleCount = 0,
+				tupleLen = 0,
+				deadCount = 0,
+				deadLen = 0,
+				freeSpace = 0,
+				logPages = 0,
+				logBytes = 0;
+
+	NvmRecoveryEnsureReady();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	rel = NvmCheckOpenTable(relid, "nvm_am_stattuple", "reads");
+	dirIndex = NvmStorageRelDirIndex(rel);
+	nblocks = NvmPoolRelNBlocks(dirIndex);
+	InitDirtySnapshot(dirty);
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		uint64		frame;
+		Page		page;
+		OffsetNumber maxoff;
+
+		CHECK_FOR_INTERRUPTS();
+		LWLockAcquire(lock, LW_SHARED);
+		page = IplReadPage(dirIndex, blkno, NULL);
+		frame = NvmPoolRelGetFrame(dirIndex, blkno);
+		if (NvmPoolFrameLogSize(frame) > 0)
+		{
+			logPages++;
+			logBytes += IplLogUsed(frame);
+		}
+		freeSpace += PageGetHeapFreeSpace(page);
+		maxoff = PageGetMaxOffsetNumber(page);
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		{
+			HeapTupleData tup;
+
+			if (!ItemIdIsNormal(PageGetItemId(page, off)))
+				continue;
+			NvmSetTuple(&tup, rel, page, blkno, off);
+			if (NvmTupleSatisfies(&tup, &dirty))
+			{
+				tupleCount++;
+				tupleLen += tup.t_len;
+			}
+			else
+			{
+				deadCount++;
+				deadLen += tup.t_len;
+			}
+		}
+		LWLockRelease(lock);
+	}
+	relation_close(rel, AccessShareLock);
+
+	tableLen = (uint64) nblocks * BLCKSZ;
+#define NVM_PERCENT(n) NvmCheckPercent(n, tableLen)
+	values[0] = Int64GetDatum((int64) tableLen);
+	values[1] = Int64GetDatum((int64) tupleCount);
+	values[2] = Int64GetDatum((int64) tupleLen);
+	values[3] = NVM_PERCENT(tupleLen);
+	values[4] = Int64GetDatum((int64) deadCount);
+	values[5] = Int64GetDatum((int64) deadLen);
+	values[6] = NVM_PERCENT(deadLen);
+	values[7] = Int64GetDatum((int64) freeSpace);
+	values[8] = NVM_PERCENT(freeSpace);
+	values[9] = Int64GetDatum((int64) logPages);
+	values[10] = Int64GetDatum((int64) logBytes);
+#undef NVM_PERCENT
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

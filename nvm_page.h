@@ -85,6 +85,7 @@ IplPrefetchTuples(Page page)
 		__builtin_prefetch(start + at, 0, 3);
 }
 extern bool IplLogCheck(uint64 frame, uint32 *badOff);
+extern uint32 IplLogUsed(uint64 frame);
 extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 							   uint16 *stored, uint16 *computed);
 

@@ -691,7 +691,9 @@ NvmScanSampleNextTuple(TableScanDesc sscan, SampleScanState *scanstate,
 			return false;
 		}
 		LWLockAcquire(lock, LW_SHARED);
-		if (off <= maxoff && ItemIdIsNormal(PageGetItemId(page, off)))
+		/* VACUUM may have cut unused line pointers off the end meanwhile */
+		if (off <= PageGetMaxOffsetNumber(page) &&
+			ItemIdIsNormal(PageGetItemId(page, off)))
 		{
 			NvmSetTuple(&scan->tuple, sscan->rs_rd, page, scan->cblock, off);
 			visible = NvmTupleSatisfies(&scan->tuple, sscan->rs_snapshot);

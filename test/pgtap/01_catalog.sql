@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(41);
+SELECT plan(45);
 
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
@@ -110,6 +110,25 @@ SELECT is((SELECT free_bytes FROM nvm_am.nvm_am_pool_info()),
 SELECT is((SELECT frames_free FROM nvm_am.nvm_am_pool_info()),
           (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'frames_free'),
           'frames_free as in nvm_am_stats');
+
+-- the per-table figures function: pgstattuple's columns, then the logs'
+SELECT has_function('nvm_am', 'nvm_am_stattuple', ARRAY['regclass'],
+                    'function nvm_am.nvm_am_stattuple(regclass) exists');
+SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
+             FROM pg_proc p,
+                  unnest(p.proargnames, p.proallargtypes, p.proargmodes)
+                    WITH ORDINALITY AS a(n, t, m, i)
+            WHERE p.proname = 'nvm_am_stattuple' AND a.m = 'o'),
+          ARRAY['table_len bigint', 'tuple_count bigint', 'tuple_len bigint',
+                'tuple_percent double precision', 'dead_tuple_count bigint',
+                'dead_tuple_len bigint', 'dead_tuple_percent double precision',
+                'free_space bigint', 'free_percent double precision',
+                'log_pages bigint', 'log_bytes bigint'],
+          'nvm_am.nvm_am_stattuple() OUT columns: pgstattuple''s, then log_pages and log_bytes');
+SELECT ok(NOT has_function_privilege('public', 'nvm_am.nvm_am_stattuple(regclass)', 'EXECUTE'),
+          'PUBLIC may not run nvm_am_stattuple()');
+SELECT ok(has_function_privilege('pg_stat_scan_tables', 'nvm_am.nvm_am_stattuple(regclass)', 'EXECUTE'),
+          'pg_stat_scan_tables may run nvm_am_stattuple(), as pgstattuple');
 
 -- a table created USING nvm_am
 CREATE TABLE cat_t (id int PRIMARY KEY, v text) USING nvm_am;
