@@ -4,9 +4,9 @@
  *	  Looking into one nvm_am table from SQL.  nvm_am_stattuple(regclass):
  *	  pgstattuple's figures (live and dead tuples, free space) and the
  *	  table's in-page logs.  nvm_am_check(regclass): an amcheck-style
- *	  verification of an nvm_am table.  It walks every page of the table in the pool and every entry
- *	  of its indexes and returns one row per inconsistency found (none for
- *	  a sound table).  It never changes anything and never trusts what it
+ *	  verification of an nvm_am table.  It walks every page of the table
+ *	  in the pool and every entry of its indexes and returns one row per
+ *	  inconsistency found (none for a sound table).  It never changes anything and never trusts what it
  *	  reads: every offset and length is checked before it is followed.
  *
  *	  Checked: the checksum of each page's base image (a page that fails
@@ -21,7 +21,7 @@
  *	  types that can return TIDs) pointing at a root line pointer.
  *
  * Locks: AccessShareLock on the table and its indexes; each page's lock
- * shared while the page is checked.
+ * shared while the page is checked or counted.
  *
  * On-pmem layout: none of its own.
  *
