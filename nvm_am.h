@@ -286,6 +286,8 @@ extern void NvmVismapSet(Relation rel, int dirIndex, BlockNumber blkno,
 						 Buffer vmbuf, uint8 flags);
 extern void NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno,
 						   uint8 flags);
+extern uint8 NvmVismapStatus(Relation rel, int dirIndex, BlockNumber blkno,
+							 Buffer *vmbuf);
 extern bool NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno,
 								Buffer *vmbuf);
 extern void NvmVismapSetAfterFrozenLoad(Relation rel, int dirIndex);

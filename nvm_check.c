@@ -17,8 +17,11 @@
  *	  length, attribute count, xmin and xmax not in the future and not
  *	  older than relfrozenxid unless frozen, ctid inside the table when
  *	  an updater that did not abort may lead a reader along it),
- *	  heap-only tuples reachable from a root, and index entries (for index
- *	  types that can return TIDs) pointing at a root line pointer.
+ *	  heap-only tuples reachable from a root, what the visibility map says
+ *	  of each page (all-visible: every tuple live, no dead line pointer;
+ *	  all-frozen: every tuple frozen; not on a hot standby), and index
+ *	  entries (for index types that can return TIDs) pointing at a root
+ *	  line pointer.
  *
  * Locks: AccessShareLock on the table and its indexes; each page's lock
  * shared while the page is checked or counted.
@@ -37,12 +40,15 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/transam.h"
+#include "access/visibilitymap.h"
+#include "access/xlog.h"
 #include "catalog/pg_am.h"
 #include "commands/defrem.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
+#include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/procarray.h"
 #include "utils/acl.h"
@@ -348,6 +354,54 @@ NvmCheckIndex(NvmCheckState *cs, Relation rel, Relation index, int dirIndex)
 }
 
 /*
+ * NvmCheckVismap - what the visibility map says of page blkno (bits, read
+ * with the page under its lock) must hold of it: on an all-visible page
+ * every tuple is live (inserted by a committed transaction, not deleted:
+ * index-only scans and page-at-a-time scans skip the visibility checks
+ * there), no line pointer is dead; on an all-frozen one every tuple is
+ * frozen, without an xmax.  pg_visibility's pg_check_visible() and
+ * pg_check_frozen() read a table's pages through the buffer manager,
+ * where an nvm_am table's are empty, so they find nothing to report.
+ * page is a copy that passed NvmCheckPage.
+ */
+static void
+NvmCheckVismap(NvmCheckState *cs, Relation rel, Page page, BlockNumber blkno,
+			   uint8 bits, TransactionId oldestXmin)
+{
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+
+	if (!(bits & VISIBILITYMAP_ALL_VISIBLE))
+	{
+		NvmCheckReport(cs, blkno, InvalidOffsetNumber,
+					   "visibility map marks the page all-frozen but not all-visible");
+		return;
+	}
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+
+		if (ItemIdIsDead(lp))
+		{
+			NvmCheckReport(cs, blkno, off,
+						   "dead line pointer on a page the visibility map marks all-visible");
+			continue;
+		}
+		if (!ItemIdIsNormal(lp))
+			continue;
+		NvmSetTuple(&tup, rel, page, blkno, off);
+		if (NvmTupleSatisfiesVacuum(&tup, oldestXmin, NULL) != HEAPTUPLE_LIVE)
+			NvmCheckReport(cs, blkno, off,
+						   "tuple not visible to every transaction on a page the visibility map marks all-visible");
+		else if ((bits & VISIBILITYMAP_ALL_FROZEN) &&
+				 (!HeapTupleHeaderXminFrozen(tup.t_data) ||
+				  HeapTupleHeaderGetRawXmax(tup.t_data) != InvalidTransactionId))
+			NvmCheckReport(cs, blkno, off,
+						   "tuple not frozen on a page the visibility map marks all-frozen");
+	}
+}
+
+/*
  * NvmCheckOpenTable - open table relid for SQL function func (what it
  * does to a table: verb), with AccessShareLock: it must exist, be an
  * nvm_am table, and the user must be allowed to read it.
@@ -390,6 +444,11 @@ nvm_am_check(PG_FUNCTION_ARGS)
 	TransactionId frozen;
 	List	   *indexes;
 	ListCell   *lc;
+	bool		checkMap;
+	TransactionId oldestXmin;
+	Buffer		vmbuf = InvalidBuffer;
+	uint8		vmbits;
+	int64		before;
 
 	NvmRecoveryEnsureReady();
 	InitMaterializedSRF(fcinfo, 0);
@@ -400,6 +459,9 @@ nvm_am_check(PG_FUNCTION_ARGS)
 
 	rel = NvmCheckOpenTable(relid, "nvm_am_check", "checks");
 	dirIndex = NvmStorageRelDirIndex(rel);
+	/* a hot standby's map need not match its pages (see nvm_vismap.c) */
+	checkMap = !RecoveryInProgress();
+	oldestXmin = checkMap ? GetOldestNonRemovableTransactionId(rel) : InvalidTransactionId;
 	nblocks = NvmPoolRelNBlocks(dirIndex);
 	next = ReadNextTransactionId();
 	frozen = rel->rd_rel->relfrozenxid;
@@ -434,9 +496,16 @@ nvm_am_check(PG_FUNCTION_ARGS)
 			continue;
 		}
 		memcpy(copy.data, IplGetPage(dirIndex, blkno), BLCKSZ);
+		/* the map's bits as they go with the page: changes clear them first */
+		vmbits = checkMap ? NvmVismapStatus(rel, dirIndex, blkno, &vmbuf) : 0;
 		LWLockRelease(lock);
+		before = cs.problems;
 		NvmCheckPage(&cs, rel, copy.data, blkno, nblocks, next, frozen);
+		if (vmbits != 0 && cs.problems == before)
+			NvmCheckVismap(&cs, rel, copy.data, blkno, vmbits, oldestXmin);
 	}
+	if (BufferIsValid(vmbuf))
+		ReleaseBuffer(vmbuf);
 
 	indexes = RelationGetIndexList(rel);
 	foreach(lc, indexes)

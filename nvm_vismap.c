@@ -289,9 +289,19 @@ NvmVismapClear(Relation rel, int dirIndex, BlockNumber blkno, uint8 flags)
 bool
 NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno, Buffer *vmbuf)
 {
+	return (NvmVismapStatus(rel, dirIndex, blkno, vmbuf) & VISIBILITYMAP_ALL_VISIBLE) != 0;
+}
+
+/*
+ * NvmVismapStatus - the map's bits for blkno (VISIBILITYMAP_ALL_VISIBLE,
+ * VISIBILITYMAP_ALL_FROZEN), as NvmVismapAllVisible reads them.
+ */
+uint8
+NvmVismapStatus(Relation rel, int dirIndex, BlockNumber blkno, Buffer *vmbuf)
+{
 	if (pg_atomic_read_u32(&vismap_may_have_bits[dirIndex]) == 0)
-		return false;
-	return (visibilitymap_get_status(rel, blkno, vmbuf) & VISIBILITYMAP_ALL_VISIBLE) != 0;
+		return 0;
+	return visibilitymap_get_status(rel, blkno, vmbuf);
 }
 
 /*

@@ -9,7 +9,8 @@
 # not return the deleted rows (it would, answering from the index alone).
 # A backend crash (the postmaster resets shared memory) and an immediate
 # stop start with an empty map too; VACUUM builds it again.  A clean
-# restart keeps the map, and changes after it clear its bits.
+# restart keeps the map, and changes after it clear its bits.  Last,
+# nvm_am_check reports a map that says more than its pages hold.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -122,5 +123,38 @@ sql(q{VACUUM t});
 ($res, $fetches) = ios();
 is($fetches, 0, 'and VACUUM sets it again');
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check clean at the end');
+
+# nvm_am_check compares the map with the pages.  A map that says more than
+# the page holds (here written into the map's file while the server is
+# stopped cleanly, so that it is believed) makes index-only scans answer
+# from the index alone; pg_visibility's checks read the table's empty
+# main-fork pages and see nothing.
+sql(q{CREATE EXTENSION IF NOT EXISTS pg_visibility});
+sql(q{CREATE TABLE m (a int PRIMARY KEY, b text) USING nvm_am WITH (autovacuum_enabled = off);
+INSERT INTO m SELECT g, 'row ' || g FROM generate_series(1, 50) g;
+VACUUM m;
+DELETE FROM m WHERE a % 10 = 0;
+UPDATE m SET b = 'new' WHERE a = 1});
+is(sql(q{SELECT all_visible FROM pg_visibility_map('m', 0)}), 'f', 'the changes cleared block 0\'s bits');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('m')}), '0', 'nvm_am_check clean while the map agrees');
+my $vm = $node->data_dir . '/' . sql(q{SELECT pg_relation_filepath('m')}) . '_vm';
+$node->stop;
+# block 0's two bits: the first byte after the map page's header
+write_bytes($vm, 24, pack('C', 0x03));
+$node->start;
+is(sql(q{SELECT all_visible::text || '|' || all_frozen::text FROM pg_visibility_map('m', 0)}), 'true|true',
+	'the map now marks block 0 all-visible and all-frozen');
+is(sql(q{SELECT count(*) FROM pg_check_visible('m')}) . '|' . sql(q{SELECT count(*) FROM pg_check_frozen('m')}),
+	'0|0', 'pg_visibility\'s checks find nothing (they read empty pages)');
+my $problems = sql(q{SELECT problem, count(*) FROM nvm_am.nvm_am_check('m')
+GROUP BY problem ORDER BY problem});
+like($problems, qr/^tuple not frozen on a page the visibility map marks all-frozen\|\d+$/m,
+	'nvm_am_check: tuples of the page not frozen');
+like($problems, qr/^tuple not visible to every transaction on a page the visibility map marks all-visible\|6$/m,
+	'nvm_am_check: the 5 deleted rows and the updated row\'s old version not visible to all');
+$node->stop;
+write_bytes($vm, 24, pack('C', 0x00));
+$node->start;
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('m')}), '0', 'clean again once the bits are cleared');
 
 done_testing();
