@@ -813,6 +813,58 @@ IplLogUsed(uint64 frame)
 }
 
 /*
+ * IplLogDescribe - the valid records at the start of frame's log, as many
+ * as fit in recs[0..max): where each starts, its length, kind and flags;
+ * for a patch record the number of patches and the page bytes they write
+ * (those of a tuple appended into the base's free space included), for a
+ * prune the line pointers it changes.  Returns the number of records.
+ * Caller holds the page lock.
+ */
+int
+IplLogDescribe(uint64 frame, IplRecInfo *recs, int max)
+{
+	char	   *log = NvmPoolFrameLog(frame);
+	uint32		used = IplLogUsed(frame);
+	int			n = 0;
+
+	for (uint32 off = 0; off < used && n < max;)
+	{
+		const IplRecord *rec = (const IplRecord *) (log + off);
+		const char *p = (const char *) rec + sizeof(IplRecord);
+		const char *end = (const char *) rec + rec->len;
+		IplRecInfo *ri = &recs[n++];
+
+		ri->off = off;
+		ri->len = rec->len;
+		ri->append = (rec->flags & IPL_RECF_APPEND) != 0;
+		ri->prune = rec->type == IPL_REC_PRUNE;
+		ri->items = 0;
+		ri->bytes = 0;
+		if (rec->type == IPL_REC_PATCH)
+		{
+			IplPatch	patch;
+			const char *bytes;
+			pg_crc32c	crc;
+
+			while (IplPatchNext(&p, end, &patch, &bytes, &crc) > 0)
+			{
+				ri->items++;
+				ri->bytes += patch.len;
+			}
+		}
+		else if (rec->type == IPL_REC_PRUNE && p + 8 <= end)
+		{
+			uint32		items;
+
+			memcpy(&items, p + 4, sizeof(items));
+			ri->items = (int) items;
+		}
+		off += rec->len;
+	}
+	return n;
+}
+
+/*
  * IplLogCheck - does the log of frame end cleanly (its records
  * all valid, or a bad one last)?  Else *badOff is the first bad record.
  * Caller holds the page lock.

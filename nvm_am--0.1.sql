@@ -48,6 +48,21 @@ AS 'MODULE_PATHNAME', 'nvm_am_stattuple'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION nvm_am_stattuple(regclass) IS 'pgstattuple''s figures for an nvm_am table (live and dead tuples, free space), and its pages in log frames and the bytes in their in-page logs';
 
+CREATE FUNCTION nvm_am_get_raw_page(rel regclass, blkno bigint)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'nvm_am_get_raw_page'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION nvm_am_get_raw_page(regclass, bigint) IS 'a page of an nvm_am table as readers see it (base image with its in-page log applied), for pageinspect''s heap_page_items() and page_header(); superuser only';
+
+CREATE FUNCTION nvm_am_page_log(rel regclass, blkno bigint,
+                                OUT byte_offset integer, OUT length integer,
+                                OUT kind text, OUT append boolean,
+                                OUT items integer, OUT bytes integer)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'nvm_am_page_log'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION nvm_am_page_log(regclass, bigint) IS 'the records of the in-page log of a page of an nvm_am table, oldest first; superuser only';
+
 CREATE FUNCTION nvm_am_check(rel regclass, OUT blkno bigint, OUT offnum integer,
                              OUT problem text)
 RETURNS SETOF record
@@ -62,11 +77,15 @@ COMMENT ON FUNCTION nvm_am_check(regclass) IS 'verify the pages of an nvm_am tab
 -- nvm_am_check() reads every page of a table, so it is for superusers and
 -- whom they grant it to (as amcheck), and it requires SELECT on the table;
 -- nvm_am_stattuple() reads every page too: for superusers and
--- pg_stat_scan_tables, as pgstattuple, and it requires SELECT on the table.
+-- pg_stat_scan_tables, as pgstattuple, and it requires SELECT on the table;
+-- the raw page functions show what privileges and row security hide: for
+-- superusers only (checked in C too, as pageinspect does).
 REVOKE ALL ON FUNCTION nvm_am_stats_values() FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_pool_info() FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_check(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_stattuple(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION nvm_am_get_raw_page(regclass, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION nvm_am_page_log(regclass, bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION nvm_am_stats_values() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION nvm_am_pool_info() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION nvm_am_stattuple(regclass) TO pg_stat_scan_tables;

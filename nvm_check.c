@@ -3,7 +3,9 @@
  * nvm_check.c
  *	  Looking into one nvm_am table from SQL.  nvm_am_stattuple(regclass):
  *	  pgstattuple's figures (live and dead tuples, free space) and the
- *	  table's in-page logs.  nvm_am_check(regclass): an amcheck-style
+ *	  table's in-page logs.  nvm_am_get_raw_page(regclass, bigint): a page
+ *	  as readers see it, for pageinspect; nvm_am_page_log(regclass,
+ *	  bigint): the records of its in-page log.  nvm_am_check(regclass): an amcheck-style
  *	  verification of an nvm_am table.  It walks every page of the table
  *	  in the pool and every entry of its indexes and returns one row per
  *	  inconsistency found (none for a sound table).  It never changes anything and never trusts what it
@@ -61,6 +63,8 @@
 
 PG_FUNCTION_INFO_V1(nvm_am_check);
 PG_FUNCTION_INFO_V1(nvm_am_stattuple);
+PG_FUNCTION_INFO_V1(nvm_am_get_raw_page);
+PG_FUNCTION_INFO_V1(nvm_am_page_log);
 
 typedef struct NvmCheckState
 {
@@ -638,4 +642,100 @@ nvm_am_stattuple(PG_FUNCTION_ARGS)
 	values[10] = Int64GetDatum((int64) logBytes);
 #undef NVM_PERCENT
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+/*
+ * NvmCheckOpenPage - for the raw page functions: the superuser's check (a
+ * page shows rows and columns that privileges and row security hide, as
+ * pageinspect's get_raw_page does), table relid opened, block blkno in it.
+ */
+static Relation
+NvmCheckOpenPage(Oid relid, int64 blkno, const char *func)
+{
+	Relation	rel;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be superuser to use raw page functions")));
+	rel = NvmCheckOpenTable(relid, func, "reads");
+	if (blkno < 0 || blkno >= (int64) NvmPoolRelNBlocks(NvmStorageRelDirIndex(rel)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block number %lld is out of range for relation \"%s\"",
+						(long long) blkno, RelationGetRelationName(rel))));
+	return rel;
+}
+
+/*
+ * nvm_am_get_raw_page - page blkno of an nvm_am table as readers see it
+ * (its base image with the records of its in-page log applied), for
+ * pageinspect's functions that take a page (heap_page_items, page_header).
+ */
+Datum
+nvm_am_get_raw_page(PG_FUNCTION_ARGS)
+{
+	Relation	rel;
+	int			dirIndex;
+	BlockNumber blkno = (BlockNumber) PG_GETARG_INT64(1);
+	LWLock	   *lock;
+	bytea	   *raw = palloc(VARHDRSZ + BLCKSZ);
+
+	NvmRecoveryEnsureReady();
+	rel = NvmCheckOpenPage(PG_GETARG_OID(0), PG_GETARG_INT64(1), "nvm_am_get_raw_page");
+	dirIndex = NvmStorageRelDirIndex(rel);
+	lock = NvmPoolPageLock(dirIndex, blkno);
+	SET_VARSIZE(raw, VARHDRSZ + BLCKSZ);
+	LWLockAcquire(lock, LW_SHARED);
+	memcpy(VARDATA(raw), IplReadPage(dirIndex, blkno, NULL), BLCKSZ);
+	LWLockRelease(lock);
+	relation_close(rel, AccessShareLock);
+	PG_RETURN_BYTEA_P(raw);
+}
+
+/*
+ * nvm_am_page_log - the records of the in-page log of page blkno, oldest
+ * first, each (byte_offset, length, kind, append, items, bytes): kind
+ * 'patch' (a change: items patches writing bytes page bytes; append when it
+ * only adds a tuple) or 'prune' (items line pointers changed).  None for a
+ * page in a plain frame, or whose log is empty.
+ */
+Datum
+nvm_am_page_log(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	int			dirIndex;
+	BlockNumber blkno;
+	LWLock	   *lock;
+	uint64		frame;
+	IplRecInfo *recs;
+	int			n;
+
+	NvmRecoveryEnsureReady();
+	rel = NvmCheckOpenPage(PG_GETARG_OID(0), PG_GETARG_INT64(1), "nvm_am_page_log");
+	InitMaterializedSRF(fcinfo, 0);
+	dirIndex = NvmStorageRelDirIndex(rel);
+	blkno = (BlockNumber) PG_GETARG_INT64(1);
+	lock = NvmPoolPageLock(dirIndex, blkno);
+	LWLockAcquire(lock, LW_SHARED);
+	frame = NvmPoolRelGetFrame(dirIndex, blkno);
+	recs = palloc(sizeof(IplRecInfo) * (NvmPoolFrameLogSize(frame) / 8 + 1));
+	n = IplLogDescribe(frame, recs, NvmPoolFrameLogSize(frame) / 8 + 1);
+	LWLockRelease(lock);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[6];
+		bool		nulls[6] = {0};
+
+		values[0] = Int32GetDatum((int32) recs[i].off);
+		values[1] = Int32GetDatum((int32) recs[i].len);
+		values[2] = CStringGetTextDatum(recs[i].prune ? "prune" : "patch");
+		values[3] = BoolGetDatum(recs[i].append);
+		values[4] = Int32GetDatum(recs[i].items);
+		values[5] = Int32GetDatum(recs[i].bytes);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
 }

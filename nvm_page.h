@@ -86,6 +86,19 @@ IplPrefetchTuples(Page page)
 }
 extern bool IplLogCheck(uint64 frame, uint32 *badOff);
 extern uint32 IplLogUsed(uint64 frame);
+
+/* a record of an in-page log, as IplLogDescribe tells it */
+typedef struct IplRecInfo
+{
+	uint32		off;			/* byte of the log where it starts */
+	uint16		len;			/* bytes, header included */
+	bool		prune;			/* a prune; else a patch record */
+	bool		append;			/* only appends a tuple */
+	int			items;			/* patches, or line pointers pruned */
+	int			bytes;			/* page bytes the patches write */
+} IplRecInfo;
+
+extern int	IplLogDescribe(uint64 frame, IplRecInfo *recs, int max);
 extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 							   uint16 *stored, uint16 *computed);
 

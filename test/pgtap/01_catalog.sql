@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(45);
+SELECT plan(49);
 
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
@@ -129,6 +129,23 @@ SELECT ok(NOT has_function_privilege('public', 'nvm_am.nvm_am_stattuple(regclass
           'PUBLIC may not run nvm_am_stattuple()');
 SELECT ok(has_function_privilege('pg_stat_scan_tables', 'nvm_am.nvm_am_stattuple(regclass)', 'EXECUTE'),
           'pg_stat_scan_tables may run nvm_am_stattuple(), as pgstattuple');
+
+-- the raw page functions: superusers only
+SELECT has_function('nvm_am', 'nvm_am_get_raw_page', ARRAY['regclass', 'bigint'],
+                    'function nvm_am.nvm_am_get_raw_page(regclass, bigint) exists');
+SELECT function_returns('nvm_am', 'nvm_am_get_raw_page', ARRAY['regclass', 'bigint'], 'bytea',
+                        'nvm_am.nvm_am_get_raw_page() returns bytea, as get_raw_page');
+SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
+             FROM pg_proc p,
+                  unnest(p.proargnames, p.proallargtypes, p.proargmodes)
+                    WITH ORDINALITY AS a(n, t, m, i)
+            WHERE p.proname = 'nvm_am_page_log' AND a.m = 'o'),
+          ARRAY['byte_offset integer', 'length integer', 'kind text', 'append boolean',
+                'items integer', 'bytes integer'],
+          'nvm_am.nvm_am_page_log() OUT columns');
+SELECT ok(NOT has_function_privilege('public', 'nvm_am.nvm_am_page_log(regclass, bigint)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'nvm_am.nvm_am_get_raw_page(regclass, bigint)', 'EXECUTE'),
+          'PUBLIC may not run the raw page functions');
 
 -- a table created USING nvm_am
 CREATE TABLE cat_t (id int PRIMARY KEY, v text) USING nvm_am;
