@@ -2,6 +2,15 @@
 BEGIN;
 SELECT plan(49);
 
+-- the OUT columns of function fn of the extension, "name type" in order
+CREATE FUNCTION pg_temp.out_columns(fn name) RETURNS text[] LANGUAGE sql AS $$
+  SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
+  FROM pg_proc p,
+       unnest(p.proargnames, p.proallargtypes, p.proargmodes)
+         WITH ORDINALITY AS a(n, t, m, i)
+  WHERE p.proname = fn AND p.pronamespace = 'nvm_am'::regnamespace AND a.m = 'o'
+$$;
+
 -- the access method and its handler
 SELECT ok(EXISTS (SELECT 1 FROM pg_am WHERE amname = 'nvm_am'),
           'access method nvm_am exists');
@@ -61,11 +70,7 @@ SELECT has_function('nvm_am', 'nvm_am_pool_info', ARRAY[]::text[],
                     'function nvm_am.nvm_am_pool_info() exists');
 SELECT function_returns('nvm_am', 'nvm_am_pool_info', ARRAY[]::text[], 'record',
                         'nvm_am.nvm_am_pool_info() returns record');
-SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
-             FROM pg_proc p,
-                  unnest(p.proargnames, p.proallargtypes, p.proargmodes)
-                    WITH ORDINALITY AS a(n, t, m, i)
-            WHERE p.proname = 'nvm_am_pool_info' AND a.m = 'o'),
+SELECT is(pg_temp.out_columns('nvm_am_pool_info'),
           ARRAY['path text', 'size bigint', 'frames_total bigint', 'frames_used bigint',
                 'frames_free bigint', 'frame_bytes integer', 'log_frames_total bigint',
                 'log_frames_used bigint', 'log_frames_free bigint', 'log_bytes integer',
@@ -114,11 +119,7 @@ SELECT is((SELECT frames_free FROM nvm_am.nvm_am_pool_info()),
 -- the per-table figures function: pgstattuple's columns, then the logs'
 SELECT has_function('nvm_am', 'nvm_am_stattuple', ARRAY['regclass'],
                     'function nvm_am.nvm_am_stattuple(regclass) exists');
-SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
-             FROM pg_proc p,
-                  unnest(p.proargnames, p.proallargtypes, p.proargmodes)
-                    WITH ORDINALITY AS a(n, t, m, i)
-            WHERE p.proname = 'nvm_am_stattuple' AND a.m = 'o'),
+SELECT is(pg_temp.out_columns('nvm_am_stattuple'),
           ARRAY['table_len bigint', 'tuple_count bigint', 'tuple_len bigint',
                 'tuple_percent double precision', 'dead_tuple_count bigint',
                 'dead_tuple_len bigint', 'dead_tuple_percent double precision',
@@ -135,11 +136,7 @@ SELECT has_function('nvm_am', 'nvm_am_get_raw_page', ARRAY['regclass', 'bigint']
                     'function nvm_am.nvm_am_get_raw_page(regclass, bigint) exists');
 SELECT function_returns('nvm_am', 'nvm_am_get_raw_page', ARRAY['regclass', 'bigint'], 'bytea',
                         'nvm_am.nvm_am_get_raw_page() returns bytea, as get_raw_page');
-SELECT is((SELECT array_agg(a.n || ' ' || format_type(a.t, NULL) ORDER BY a.i)
-             FROM pg_proc p,
-                  unnest(p.proargnames, p.proallargtypes, p.proargmodes)
-                    WITH ORDINALITY AS a(n, t, m, i)
-            WHERE p.proname = 'nvm_am_page_log' AND a.m = 'o'),
+SELECT is(pg_temp.out_columns('nvm_am_page_log'),
           ARRAY['byte_offset integer', 'length integer', 'kind text', 'append boolean',
                 'items integer', 'bytes integer'],
           'nvm_am.nvm_am_page_log() OUT columns');
