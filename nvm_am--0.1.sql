@@ -63,6 +63,15 @@ AS 'MODULE_PATHNAME', 'nvm_am_page_log'
 LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION nvm_am_page_log(regclass, bigint) IS 'the records of the in-page log of a page of an nvm_am table, oldest first; superuser only';
 
+CREATE FUNCTION nvm_am_rowlocks(rel regclass, OUT locked_row tid,
+                                OUT locker xid, OUT multi boolean,
+                                OUT xids xid[], OUT modes text[],
+                                OUT pids integer[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'nvm_am_rowlocks'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION nvm_am_rowlocks(regclass) IS 'pgrowlocks'' rows for an nvm_am table: the row versions that transactions in progress lock or change';
+
 CREATE FUNCTION nvm_am_check(rel regclass, OUT blkno bigint, OUT offnum integer,
                              OUT problem text)
 RETURNS SETOF record
@@ -76,8 +85,9 @@ COMMENT ON FUNCTION nvm_am_check(regclass) IS 'verify the pages of an nvm_am tab
 -- superusers and pg_read_all_settings, which pg_monitor includes);
 -- nvm_am_check() reads every page of a table, so it is for superusers and
 -- whom they grant it to (as amcheck), and it requires SELECT on the table;
--- nvm_am_stattuple() reads every page too: for superusers and
--- pg_stat_scan_tables, as pgstattuple, and it requires SELECT on the table;
+-- nvm_am_stattuple() and nvm_am_rowlocks() read every page too: for
+-- superusers and pg_stat_scan_tables, as pgstattuple and pgrowlocks, and
+-- they require SELECT on the table;
 -- the raw page functions show what privileges and row security hide: for
 -- superusers only (checked in C too, as pageinspect does).
 REVOKE ALL ON FUNCTION nvm_am_stats_values() FROM PUBLIC;
@@ -86,8 +96,10 @@ REVOKE ALL ON FUNCTION nvm_am_check(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_stattuple(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_get_raw_page(regclass, bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION nvm_am_page_log(regclass, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION nvm_am_rowlocks(regclass) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION nvm_am_stats_values() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION nvm_am_pool_info() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION nvm_am_stattuple(regclass) TO pg_stat_scan_tables;
+GRANT EXECUTE ON FUNCTION nvm_am_rowlocks(regclass) TO pg_stat_scan_tables;
 GRANT SELECT ON nvm_am_stats TO pg_monitor;
 GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;

@@ -5,7 +5,9 @@
  *	  pgstattuple's figures (live and dead tuples, free space) and the
  *	  table's in-page logs.  nvm_am_get_raw_page(regclass, bigint): a page
  *	  as readers see it, for pageinspect; nvm_am_page_log(regclass,
- *	  bigint): the records of its in-page log.  nvm_am_check(regclass): an amcheck-style
+ *	  bigint): the records of its in-page log.  nvm_am_rowlocks(regclass):
+ *	  pgrowlocks' rows, the row versions locked or changed by transactions
+ *	  in progress.  nvm_am_check(regclass): an amcheck-style
  *	  verification of an nvm_am table.  It walks every page of the table
  *	  in the pool and every entry of its indexes and returns one row per
  *	  inconsistency found (none for a sound table).  It never changes anything and never trusts what it
@@ -43,8 +45,10 @@
 #include "access/table.h"
 #include "access/transam.h"
 #include "access/visibilitymap.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_am.h"
+#include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -54,6 +58,7 @@
 #include "storage/bufpage.h"
 #include "storage/procarray.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -65,6 +70,7 @@ PG_FUNCTION_INFO_V1(nvm_am_check);
 PG_FUNCTION_INFO_V1(nvm_am_stattuple);
 PG_FUNCTION_INFO_V1(nvm_am_get_raw_page);
 PG_FUNCTION_INFO_V1(nvm_am_page_log);
+PG_FUNCTION_INFO_V1(nvm_am_rowlocks);
 
 typedef struct NvmCheckState
 {
@@ -735,6 +741,145 @@ nvm_am_page_log(PG_FUNCTION_ARGS)
 		values[4] = Int32GetDatum(recs[i].items);
 		values[5] = Int32GetDatum(recs[i].bytes);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}
+
+/* NvmCheckMemberMode - pgrowlocks' name of a multixact member's lock */
+static const char *
+NvmCheckMemberMode(MultiXactStatus status)
+{
+	switch (status)
+	{
+		case MultiXactStatusUpdate:
+			return "Update";
+		case MultiXactStatusNoKeyUpdate:
+			return "No Key Update";
+		case MultiXactStatusForUpdate:
+			return "For Update";
+		case MultiXactStatusForNoKeyUpdate:
+			return "For No Key Update";
+		case MultiXactStatusForShare:
+			return "Share";
+		case MultiXactStatusForKeyShare:
+			return "Key Share";
+	}
+	return "unknown";
+}
+
+/* NvmCheckXmaxMode - pgrowlocks' name of the lock a plain xmax holds */
+static const char *
+NvmCheckXmaxMode(HeapTupleHeader t)
+{
+	if (!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		return (t->t_infomask2 & HEAP_KEYS_UPDATED) ? "Update" : "No Key Update";
+	if (HEAP_XMAX_IS_SHR_LOCKED(t->t_infomask))
+		return "For Share";
+	if (HEAP_XMAX_IS_KEYSHR_LOCKED(t->t_infomask))
+		return "For Key Share";
+	if (HEAP_XMAX_IS_EXCL_LOCKED(t->t_infomask))
+		return (t->t_infomask2 & HEAP_KEYS_UPDATED) ? "For Update" : "For No Key Update";
+	return "unknown";
+}
+
+/*
+ * nvm_am_rowlocks - pgrowlocks' rows for an nvm_am table (pgrowlocks reads
+ * heap tables only): one per row version that transactions in progress
+ * lock or change, (locked_row, locker, multi, xids, modes, pids), with
+ * pgrowlocks' names of the lock modes.  A page is looked at under its
+ * lock (shared), the lockers' members and pids afterwards, so a lock
+ * released meanwhile may still show, as with pgrowlocks.
+ */
+Datum
+nvm_am_rowlocks(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	int			dirIndex;
+	BlockNumber nblocks;
+	CommandId	cid = GetCurrentCommandId(false);
+
+	NvmRecoveryEnsureReady();
+	rel = NvmCheckOpenTable(PG_GETARG_OID(0), "nvm_am_rowlocks", "reads");
+	InitMaterializedSRF(fcinfo, 0);
+	dirIndex = NvmStorageRelDirIndex(rel);
+	nblocks = NvmPoolRelNBlocks(dirIndex);
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		HeapTupleHeaderData locked[MaxHeapTuplesPerPage];
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			n = 0;
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		LWLockAcquire(lock, LW_SHARED);
+		page = IplReadPage(dirIndex, blkno, NULL);
+		for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
+		{
+			HeapTupleData tup;
+			TransactionId xwait;
+
+			if (!ItemIdIsNormal(PageGetItemId(page, off)))
+				continue;
+			NvmSetTuple(&tup, rel, page, blkno, off);
+			if (NvmTupleSatisfiesUpdate(&tup, cid, &xwait) != TM_BeingModified)
+				continue;
+			memcpy(&locked[n], tup.t_data, SizeofHeapTupleHeader);
+			offs[n++] = off;
+		}
+		LWLockRelease(lock);
+
+		for (int i = 0; i < n; i++)
+		{
+			HeapTupleHeader t = &locked[i];
+			TransactionId xmax = HeapTupleHeaderGetRawXmax(t);
+			Datum		values[6];
+			bool		nulls[6] = {0};
+			Datum	   *xids;
+			Datum	   *modes;
+			Datum	   *pids;
+			int			nmembers;
+			ItemPointerData tid;
+
+			ItemPointerSet(&tid, blkno, offs[i]);
+			values[0] = PointerGetDatum(&tid);
+			values[1] = TransactionIdGetDatum(xmax);
+			values[2] = BoolGetDatum((t->t_infomask & HEAP_XMAX_IS_MULTI) != 0);
+			if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+			{
+				MultiXactMember *members;
+
+				nmembers = GetMultiXactIdMembers(xmax, &members, false,
+												 HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask));
+				if (nmembers < 0)
+					nmembers = 0;
+				xids = palloc(sizeof(Datum) * Max(nmembers, 1));
+				modes = palloc(sizeof(Datum) * Max(nmembers, 1));
+				pids = palloc(sizeof(Datum) * Max(nmembers, 1));
+				for (int j = 0; j < nmembers; j++)
+				{
+					xids[j] = TransactionIdGetDatum(members[j].xid);
+					modes[j] = CStringGetTextDatum(NvmCheckMemberMode(members[j].status));
+					pids[j] = Int32GetDatum(BackendXidGetPid(members[j].xid));
+				}
+			}
+			else
+			{
+				nmembers = 1;
+				xids = palloc(sizeof(Datum));
+				modes = palloc(sizeof(Datum));
+				pids = palloc(sizeof(Datum));
+				xids[0] = TransactionIdGetDatum(xmax);
+				modes[0] = CStringGetTextDatum(NvmCheckXmaxMode(t));
+				pids[0] = Int32GetDatum(BackendXidGetPid(xmax));
+			}
+			values[3] = PointerGetDatum(construct_array(xids, nmembers, XIDOID, sizeof(TransactionId), true, TYPALIGN_INT));
+			values[4] = PointerGetDatum(construct_array(modes, nmembers, TEXTOID, -1, false, TYPALIGN_INT));
+			values[5] = PointerGetDatum(construct_array(pids, nmembers, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
 	}
 	relation_close(rel, AccessShareLock);
 	return (Datum) 0;

@@ -1,6 +1,6 @@
 -- 01_catalog.sql: the catalog objects of nvm_am and their basic sanity.
 BEGIN;
-SELECT plan(49);
+SELECT plan(51);
 
 -- the OUT columns of function fn of the extension, "name type" in order
 CREATE FUNCTION pg_temp.out_columns(fn name) RETURNS text[] LANGUAGE sql AS $$
@@ -130,6 +130,15 @@ SELECT ok(NOT has_function_privilege('public', 'nvm_am.nvm_am_stattuple(regclass
           'PUBLIC may not run nvm_am_stattuple()');
 SELECT ok(has_function_privilege('pg_stat_scan_tables', 'nvm_am.nvm_am_stattuple(regclass)', 'EXECUTE'),
           'pg_stat_scan_tables may run nvm_am_stattuple(), as pgstattuple');
+
+-- the row locks function: pgrowlocks' columns, for pg_stat_scan_tables
+SELECT is(pg_temp.out_columns('nvm_am_rowlocks'),
+          ARRAY['locked_row tid', 'locker xid', 'multi boolean', 'xids xid[]',
+                'modes text[]', 'pids integer[]'],
+          'nvm_am.nvm_am_rowlocks() OUT columns: pgrowlocks''');
+SELECT ok(NOT has_function_privilege('public', 'nvm_am.nvm_am_rowlocks(regclass)', 'EXECUTE')
+          AND has_function_privilege('pg_stat_scan_tables', 'nvm_am.nvm_am_rowlocks(regclass)', 'EXECUTE'),
+          'nvm_am_rowlocks() is for pg_stat_scan_tables, not PUBLIC, as pgrowlocks');
 
 -- the raw page functions: superusers only
 SELECT has_function('nvm_am', 'nvm_am_get_raw_page', ARRAY['regclass', 'bigint'],
