@@ -291,6 +291,7 @@ extern uint8 NvmVismapStatus(Relation rel, int dirIndex, BlockNumber blkno,
 extern bool NvmVismapAllVisible(Relation rel, int dirIndex, BlockNumber blkno,
 								Buffer *vmbuf);
 extern void NvmVismapSetAfterFrozenLoad(Relation rel, int dirIndex);
+extern uint8 NvmVismapTupleStatus(HeapTuple tup, TransactionId OldestXmin);
 extern uint8 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 								 TransactionId OldestXmin);
 

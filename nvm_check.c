@@ -365,11 +365,13 @@ NvmCheckIndex(NvmCheckState *cs, Relation rel, Relation index, int dirIndex)
 
 /*
  * NvmCheckVismap - what the visibility map says of page blkno (bits, read
- * with the page under its lock) must hold of it: on an all-visible page
- * every tuple is live (inserted by a committed transaction, not deleted:
- * index-only scans and page-at-a-time scans skip the visibility checks
- * there), no line pointer is dead; on an all-frozen one every tuple is
- * frozen, without an xmax.  pg_visibility's pg_check_visible() and
+ * with the page under its lock) must hold of it, tuple by tuple as VACUUM
+ * decides it (NvmVismapTupleStatus): on an all-visible page every tuple is
+ * live (index-only scans and page-at-a-time scans skip the visibility
+ * checks there), no line pointer is dead; on an all-frozen one every tuple
+ * is frozen, without an xmax.  The age VACUUM also asks of an unfrozen
+ * xmin (before its OldestXmin) is not checked: the horizon computed now
+ * can be older than VACUUM's.  pg_visibility's pg_check_visible() and
  * pg_check_frozen() read a table's pages through the buffer manager,
  * where an nvm_am table's are empty, so they find nothing to report.
  * page is a copy that passed NvmCheckPage.
@@ -390,6 +392,7 @@ NvmCheckVismap(NvmCheckState *cs, Relation rel, Page page, BlockNumber blkno,
 	{
 		ItemId		lp = PageGetItemId(page, off);
 		HeapTupleData tup;
+		uint8		allows;
 
 		if (ItemIdIsDead(lp))
 		{
@@ -400,12 +403,11 @@ NvmCheckVismap(NvmCheckState *cs, Relation rel, Page page, BlockNumber blkno,
 		if (!ItemIdIsNormal(lp))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
-		if (NvmTupleSatisfiesVacuum(&tup, oldestXmin, NULL) != HEAPTUPLE_LIVE)
+		allows = NvmVismapTupleStatus(&tup, oldestXmin);
+		if (!(allows & VISIBILITYMAP_ALL_VISIBLE))
 			NvmCheckReport(cs, blkno, off,
 						   "tuple not visible to every transaction on a page the visibility map marks all-visible");
-		else if ((bits & VISIBILITYMAP_ALL_FROZEN) &&
-				 (!HeapTupleHeaderXminFrozen(tup.t_data) ||
-				  HeapTupleHeaderGetRawXmax(tup.t_data) != InvalidTransactionId))
+		else if ((bits & VISIBILITYMAP_ALL_FROZEN) && !(allows & VISIBILITYMAP_ALL_FROZEN))
 			NvmCheckReport(cs, blkno, off,
 						   "tuple not frozen on a page the visibility map marks all-frozen");
 	}

@@ -305,49 +305,56 @@ NvmVismapStatus(Relation rel, int dirIndex, BlockNumber blkno, Buffer *vmbuf)
 }
 
 /*
+ * NvmVismapTupleStatus - what tup lets the map say of its page:
+ * VISIBILITYMAP_ALL_VISIBLE when it is live (inserted by a committed
+ * transaction, not deleted), and VISIBILITYMAP_ALL_FROZEN as well when its
+ * xmin is frozen and it has no raw xmax (a hint bit saying an xmax is
+ * invalid may not survive a crash; VACUUM forgets aborted ones).  Caller
+ * holds the page's lock, or reads a copy.
+ */
+uint8
+NvmVismapTupleStatus(HeapTuple tup, TransactionId OldestXmin)
+{
+	bool		frozen = HeapTupleHeaderXminFrozen(tup->t_data) &&
+		HeapTupleHeaderGetRawXmax(tup->t_data) == InvalidTransactionId;
+
+	/* frozen and without xmax: live for everyone, no clog to ask */
+	if (!(frozen && (tup->t_data->t_infomask & HEAP_XMAX_INVALID)) &&
+		NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL) != HEAPTUPLE_LIVE)
+		return 0;
+	return VISIBILITYMAP_ALL_VISIBLE | (frozen ? VISIBILITYMAP_ALL_FROZEN : 0);
+}
+
+/*
  * NvmVismapPageStatus - what VACUUM may set for a page: all-visible when
- * every tuple is live, committed and older than OldestXmin and no line
- * pointer is dead; all-frozen when besides no tuple has an xid left to
- * freeze: xmin frozen and no raw xmax (VACUUM forgets aborted ones).
- * Caller holds the page's lock.
+ * every tuple is live (NvmVismapTupleStatus) and, unless frozen, inserted
+ * before OldestXmin, and no line pointer is dead; all-frozen when besides
+ * every tuple allows it.  Caller holds the page's lock.
  */
 uint8
 NvmVismapPageStatus(Relation rel, Page page, BlockNumber blkno,
 					TransactionId OldestXmin)
 {
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-	bool		frozen = true;
+	uint8		status = VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN;
 
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
 		HeapTupleData tup;
-		TransactionId xmin;
 
 		if (ItemIdIsDead(lp))
 			return 0;
 		if (!ItemIdIsNormal(lp))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
-		/* frozen and without xmax: live and frozen for everyone */
-		if (HeapTupleHeaderXminFrozen(tup.t_data) &&
-			(tup.t_data->t_infomask & HEAP_XMAX_INVALID) &&
-			HeapTupleHeaderGetRawXmax(tup.t_data) == InvalidTransactionId)
-			continue;
-		if (NvmTupleSatisfiesVacuum(&tup, OldestXmin, NULL) != HEAPTUPLE_LIVE)
+		status &= NvmVismapTupleStatus(&tup, OldestXmin);
+		if (status == 0 ||
+			(!HeapTupleHeaderXminFrozen(tup.t_data) &&
+			 !TransactionIdPrecedes(HeapTupleHeaderGetXmin(tup.t_data), OldestXmin)))
 			return 0;
-		xmin = HeapTupleHeaderGetXmin(tup.t_data);
-		if (!HeapTupleHeaderXminFrozen(tup.t_data))
-		{
-			if (!TransactionIdPrecedes(xmin, OldestXmin))
-				return 0;
-			frozen = false;
-		}
-		/* the raw xmax: a hint bit saying it is invalid may not survive a crash */
-		if (HeapTupleHeaderGetRawXmax(tup.t_data) != InvalidTransactionId)
-			frozen = false;
 	}
-	return VISIBILITYMAP_ALL_VISIBLE | (frozen ? VISIBILITYMAP_ALL_FROZEN : 0);
+	return status;
 }
 
 /*
