@@ -524,17 +524,17 @@ NvmPoolNewTableFrame(uint64 first)
 }
 
 /*
- * NvmPoolRelEnsurePath - make the page-table frames on the path to block
- * blkno.  A table that outgrows its page table gets a level more: a new
- * root whose first entry is the old root, persisted before the entry's
- * root word (frame and levels in one store) swings to it, so a reader or a
- * crash finds the old table or the new one, each mapping every block.
- * Caller holds the relation's extension lock.
+ * NvmPoolPtPath - make the page-table frames on the path to block blkno of
+ * entry e, and return the block's page-table entry.  A table that outgrows
+ * its page table gets a level more: a new root whose first entry is the
+ * old root, persisted before the entry's root word (frame and levels in
+ * one store) swings to it, so a reader or a crash finds the old table or
+ * the new one, each mapping every block.  Caller holds the relation's
+ * extension lock.
  */
-void
-NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
+static uint64 *
+NvmPoolPtPath(NvmDirEntry *e, BlockNumber blkno)
 {
-	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
 	int			levels;
 	uint64		frame = NvmPoolPtRoot(e, &levels);
 
@@ -572,6 +572,20 @@ NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
 		}
 		frame = *entry;
 	}
+	if (!NvmPoolFrameValid(frame))
+		NvmPoolPageTableCorrupt(e, blkno);
+	return &((uint64 *) NvmPoolFrameAddr(frame))[blkno & (NVM_PT_FANOUT - 1)];
+}
+
+/*
+ * NvmPoolRelEnsurePath - make the page-table frames on the path to block
+ * blkno (NvmPoolPtPath), so that a full pool fails before the page is
+ * written.  Caller holds the relation's extension lock.
+ */
+void
+NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno)
+{
+	(void) NvmPoolPtPath(NvmPoolDirEntryOk(dirIndex), blkno);
 }
 
 /*
@@ -583,15 +597,11 @@ void
 NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame)
 {
 	NvmDirEntry *e = NvmPoolDirEntryOk(dirIndex);
-	uint64		root;
-	int			levels;
 
 	if (blkno != NvmPoolDirValue(e->nblocks))
 		elog(ERROR, "nvm_am extension of relation %u at block %u, expected %llu",
 			 e->relNode, blkno, (unsigned long long) NvmPoolDirValue(e->nblocks));
-	NvmPoolRelEnsurePath(dirIndex, blkno);
-	root = NvmPoolPtRoot(e, &levels);
-	NvmPoolPublish64(NvmPoolPtEntry(e, root, levels, blkno), frame);
+	NvmPoolPublish64(NvmPoolPtPath(e, blkno), frame);
 	NvmPoolDirPut(e, NVM_DIR_NBLOCKS, (uint64) blkno + 1);
 	NvmPoolCountAdd(NVM_STAT_PAGES_EXTENDED, 1);
 }
