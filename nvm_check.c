@@ -839,43 +839,33 @@ nvm_am_rowlocks(PG_FUNCTION_ARGS)
 			TransactionId xmax = HeapTupleHeaderGetRawXmax(t);
 			Datum		values[6];
 			bool		nulls[6] = {0};
+			bool		multi = (t->t_infomask & HEAP_XMAX_IS_MULTI) != 0;
+			MultiXactMember *members = NULL;
+			int			nmembers = 1;
 			Datum	   *xids;
 			Datum	   *modes;
 			Datum	   *pids;
-			int			nmembers;
 			ItemPointerData tid;
 
 			ItemPointerSet(&tid, blkno, offs[i]);
 			values[0] = PointerGetDatum(&tid);
 			values[1] = TransactionIdGetDatum(xmax);
-			values[2] = BoolGetDatum((t->t_infomask & HEAP_XMAX_IS_MULTI) != 0);
-			if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+			values[2] = BoolGetDatum(multi);
+			if (multi)
+				nmembers = Max(GetMultiXactIdMembers(xmax, &members, false,
+													 HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)),
+							   0);
+			xids = palloc(sizeof(Datum) * Max(nmembers, 1));
+			modes = palloc(sizeof(Datum) * Max(nmembers, 1));
+			pids = palloc(sizeof(Datum) * Max(nmembers, 1));
+			for (int j = 0; j < nmembers; j++)
 			{
-				MultiXactMember *members;
+				TransactionId xid = multi ? members[j].xid : xmax;
 
-				nmembers = GetMultiXactIdMembers(xmax, &members, false,
-												 HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask));
-				if (nmembers < 0)
-					nmembers = 0;
-				xids = palloc(sizeof(Datum) * Max(nmembers, 1));
-				modes = palloc(sizeof(Datum) * Max(nmembers, 1));
-				pids = palloc(sizeof(Datum) * Max(nmembers, 1));
-				for (int j = 0; j < nmembers; j++)
-				{
-					xids[j] = TransactionIdGetDatum(members[j].xid);
-					modes[j] = CStringGetTextDatum(NvmCheckMemberMode(members[j].status));
-					pids[j] = Int32GetDatum(BackendXidGetPid(members[j].xid));
-				}
-			}
-			else
-			{
-				nmembers = 1;
-				xids = palloc(sizeof(Datum));
-				modes = palloc(sizeof(Datum));
-				pids = palloc(sizeof(Datum));
-				xids[0] = TransactionIdGetDatum(xmax);
-				modes[0] = CStringGetTextDatum(NvmCheckXmaxMode(t));
-				pids[0] = Int32GetDatum(BackendXidGetPid(xmax));
+				xids[j] = TransactionIdGetDatum(xid);
+				modes[j] = CStringGetTextDatum(multi ? NvmCheckMemberMode(members[j].status) :
+											   NvmCheckXmaxMode(t));
+				pids[j] = Int32GetDatum(BackendXidGetPid(xid));
 			}
 			values[3] = PointerGetDatum(construct_array(xids, nmembers, XIDOID, sizeof(TransactionId), true, TYPALIGN_INT));
 			values[4] = PointerGetDatum(construct_array(modes, nmembers, TEXTOID, -1, false, TYPALIGN_INT));

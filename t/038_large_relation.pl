@@ -41,11 +41,9 @@ sub row_at { return sql("SELECT id FROM big WHERE ctid = '($_[0],1)'"); }
 # the number of levels of big's page table, from its directory entry
 sub levels
 {
-	my $relnode = sql(q{SELECT relfilenode FROM pg_class WHERE relname = 'big'});
-	my $entry = pool_dir_entry($pool, $relnode);
-	return undef unless defined $entry;
-	my $word = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & ((1 << 48) - 1);
-	return 2 + ($word >> 44);
+	my (undef, $levels) =
+	  pool_pt_root($pool, sql(q{SELECT relfilenode FROM pg_class WHERE relname = 'big'}));
+	return $levels;
 }
 
 sql(q{CREATE EXTENSION nvm_am});

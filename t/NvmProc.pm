@@ -9,7 +9,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
-  nvm_node wal_node pool_layout pool_dir_entry pool_pte pool_log_records vacuum_index_lines
+  nvm_node wal_node pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
   throttled_vacuum);
 
 use PostgreSQL::Test::Cluster;
@@ -194,17 +194,27 @@ sub pool_dir_entry
 	return undef;
 }
 
+# pool_pt_root POOL, RELNODE[, DBOID] - (root frame, levels) of a
+# relation's page table, from its directory entry's root word, or ()
+sub pool_pt_root
+{
+	my ($pool, $relnode, $dboid) = @_;
+	my $entry = pool_dir_entry($pool, $relnode, $dboid);
+	return () unless defined $entry;
+	my $word = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & ((1 << 48) - 1);	# the entry's check bits off
+	# the root frame; above it the levels beyond two
+	return ($word & ((1 << 44) - 1), 2 + ($word >> 44));
+}
+
 # pool_pte POOL, RELNODE, BLKNO[, DBOID] - pool offset of the page-table
 # entry of a block, or undef
 sub pool_pte
 {
 	my ($pool, $relnode, $blkno, $dboid) = @_;
 	my (undef, undef, $frames_off) = pool_layout($pool);
-	my $entry = pool_dir_entry($pool, $relnode, $dboid);
-	return undef unless defined $entry;
-	my $word = unpack('Q<', read_bytes($pool, $entry + 24, 8)) & ((1 << 48) - 1);	# the entry's check bits off
-	my $frame = $word & ((1 << 44) - 1);	# the root frame; above it the levels beyond two
-	for (my $shift = 10 * (1 + ($word >> 44)); $shift > 0; $shift -= 10)
+	my ($frame, $levels) = pool_pt_root($pool, $relnode, $dboid);
+	return undef unless defined $frame;
+	for (my $shift = 10 * ($levels - 1); $shift > 0; $shift -= 10)
 	{
 		$frame = unpack('Q<',
 			read_bytes($pool, $frames_off + ($frame - 1) * 8192 + 8 * (($blkno >> $shift) & 1023), 8));
