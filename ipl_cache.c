@@ -53,6 +53,9 @@
 /* slot->frame of a slot taken by a backend and not yet mapped */
 #define SLOT_RESERVED	PG_UINT64_MAX
 
+/* the clock's usage count of a slot rises to this at most (as heap's BM_MAX_USAGE_COUNT) */
+#define IPL_CACHE_MAX_USAGE	3
+
 /* spinlocks guarding the map, each on a cache line of its own */
 #define IPL_CACHE_STRIPES	128
 
@@ -204,16 +207,19 @@ IplCacheSlotOfPage(Page page)
 }
 
 /*
- * IplCacheLookup - the slot holding the image of frame, or -1.  Caller
- * holds the lock of the page in the frame.
+ * IplCacheLookup - the slot holding the image of frame, or -1.  The slot's
+ * usage count (a hint for the clock) is raised only while below its
+ * ceiling: a hot page's slot is then read, not written, by the many
+ * backends reading it, and its cache line stays shared among their cores.
+ * Caller holds the lock of the page in the frame.
  */
 int
 IplCacheLookup(uint64 frame)
 {
 	int			slot = (int) frame_slot[frame] - 1;
 
-	if (slot >= 0)
-		cache->slots[slot].usage = Min(cache->slots[slot].usage + 1, 3);
+	if (slot >= 0 && cache->slots[slot].usage < IPL_CACHE_MAX_USAGE)
+		cache->slots[slot].usage++;
 	return slot;
 }
 

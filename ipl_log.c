@@ -1038,20 +1038,31 @@ IplImage(int dirIndex, BlockNumber blkno, uint64 *framep, IplReadSource *src)
 }
 
 /*
- * IplHoldPage - read page blkno for a scan or an index fetch that keeps
- * pointers into it after releasing the page lock: the image is pinned in
- * *held (and the pin of what *held pinned before dropped).  With
- * nvm_am.read_mode = copy and a copy buffer given, the image is copied
- * there instead, and nothing stays pinned.  *src tells whether the image
- * was in the merge cache already, or read from the pool: the frame itself,
- * or merged from it now (IplReadSource).  Caller holds the page lock.
+ * IplLookPage - look page blkno up for a reader that will keep pointers
+ * into it (IplHoldRef): *ref gets its image, its frame and where the image
+ * came from.  A reader that first decides whether to prune the page
+ * (NvmPruneBeforeRead) then holds the image it looked at, one page-table
+ * walk and merge-cache lookup rather than two.  The reference stays good
+ * while the caller keeps the page lock.  Caller holds the page lock.
+ */
+void
+IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref)
+{
+	ref->page = IplImage(dirIndex, blkno, &ref->frame, &ref->src);
+}
+
+/*
+ * IplHoldRef - hold the image IplLookPage found, for a scan or an index
+ * fetch that keeps pointers into it after releasing the page lock: the
+ * image is pinned in *held (and the pin of what *held pinned before
+ * dropped).  With nvm_am.read_mode = copy and a copy buffer given, the
+ * image is copied there instead, and nothing stays pinned.  Caller holds
+ * the page lock, taken before ref was filled and held since.
  */
 Page
-IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf,
-			IplReadSource *src)
+IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 {
-	uint64		frame;
-	Page		page = IplImage(dirIndex, blkno, &frame, src);
+	Page		page = ref->page;
 	int			slot = IplCacheSlotOfPage(page);
 	uint64		id;
 
@@ -1069,7 +1080,7 @@ IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf,
 	}
 	else
 	{
-		id = frame;
+		id = ref->frame;
 		NvmPoolCountAdd(NVM_STAT_REDIRECTED_PAGE_READS, 1);
 	}
 	if (*held != id)
@@ -1083,7 +1094,7 @@ IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held, char *copybuf,
 }
 
 /*
- * IplDropPage - drop the pin IplHoldPage left in *held, if any.
+ * IplDropPage - drop the pin IplHoldRef left in *held, if any.
  */
 void
 IplDropPage(uint64 *held)

@@ -232,7 +232,8 @@ extern bool NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno,
 								OffsetNumber *off, bool atRoot,
 								TransactionId priorXmax, HeapTuple tup);
 extern IplReadSource NvmPruneBeforeRead(Relation rel, int dirIndex,
-										BlockNumber blkno, LWLock *lock);
+										 BlockNumber blkno, LWLock *lock,
+										 IplPageRef *ref);
 extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
 						 bool force, TransactionId oldestXmin,
 						 int *ndeletedOut);

@@ -125,6 +125,7 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 				   bool *call_again, bool *all_dead)
 {
 	IplReadSource src;
+	IplPageRef	ref;
 	NvmIndexFetchData *f = (NvmIndexFetchData *) scan;
 	Relation	rel = scan->rel;
 	BlockNumber blkno = ItemPointerGetBlockNumber(tid);
@@ -152,8 +153,13 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 	 * can be compacted in place when nobody else has it pinned.
 	 */
 	if (first && blkno != f->statblock)
-		(void) NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock);
-	page = IplHoldPage(f->dirIndex, blkno, &f->held, f->copybuf, &src);
+		src = NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock, &ref);
+	else
+	{
+		IplLookPage(f->dirIndex, blkno, &ref);
+		src = ref.src;
+	}
+	page = IplHoldRef(&ref, &f->held, f->copybuf);
 	NvmScanCountPage(f->base.rel, &f->statblock, blkno, src == IPL_READ_CACHED);
 	for (;;)
 	{

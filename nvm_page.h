@@ -46,7 +46,7 @@ extern int	nvm_merge_cache_size;
  * ----------------------------------------------------------------
  */
 
-/* reading: where IplHoldPage found the image it returns */
+/* reading: where IplLookPage found the image it returns */
 typedef enum IplReadSource
 {
 	IPL_READ_CACHED,			/* in the merge cache already */
@@ -58,8 +58,17 @@ typedef enum IplReadSource
 
 extern Page IplGetPage(int dirIndex, BlockNumber blkno);
 extern Page IplReadPage(int dirIndex, BlockNumber blkno, IplReadSource *src);
-extern Page IplHoldPage(int dirIndex, BlockNumber blkno, uint64 *held,
-						char *copybuf, IplReadSource *src);
+
+/* a page a reader looked up (IplLookPage), to hold (IplHoldRef) */
+typedef struct IplPageRef
+{
+	Page		page;			/* its image: the frame, or a merge-cache slot */
+	uint64		frame;			/* its frame */
+	IplReadSource src;			/* where the image came from */
+} IplPageRef;
+
+extern void IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref);
+extern Page IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf);
 extern void IplDropPage(uint64 *held);
 
 #define IPL_CPU_LINE	64		/* the CPU's cache line, not PG_CACHE_LINE_SIZE */

@@ -1203,7 +1203,7 @@ NvmPoolShmemInit(uint64 extra_pins)
 		for (int p = 0; p < NvmPoolCounterProcs(); p++)
 			for (int i = 0; i < NVM_NUM_COUNTERS; i++)
 				pg_atomic_init_u64(&pool_counter_rows[p].c[i], 0);
-		for (uint64 f = 0; f <= NvmPoolFrameCount() + extra_pins; f++)
+		for (uint64 f = 0, last = NvmPoolFrameCount() + extra_pins; f <= last; f++)
 			pg_atomic_init_u32(&pool_pins[f], 0);
 		memset(pool_wal_lsn, 0, (NvmPoolFrameCount() + 1) * sizeof(uint64));
 		pool_shared->extra_pins = extra_pins;

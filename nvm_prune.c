@@ -185,8 +185,8 @@ NvmPruneWorthIt(Relation rel, Page page)
 	PageHeader	ph = (PageHeader) page;
 	TransactionId pruneXid = ph->pd_prune_xid;
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	Size		used = ph->pd_special - ph->pd_upper;
 	Size		free;
-	int			nstored = 0;
 
 	if (!TransactionIdIsValid(pruneXid) || maxoff == 0)
 		return false;
@@ -198,13 +198,22 @@ NvmPruneWorthIt(Relation rel, Page page)
 	 * pruned has many, which made the average look small enough to fit
 	 * when the next version did not; the updater found no room then and
 	 * pruned instead, copy-on-write, since its own scan had the page pinned.
+	 * A tuple of the average size, used / nstored, fits in free (with its
+	 * line pointer) once nstored reaches need: the count stops there.  A
+	 * page read again and again while it has room (a hot page that keeps
+	 * some free space, with a deleter in pd_prune_xid and a long line
+	 * pointer array) is then settled by its first few tuples, not by a
+	 * walk over every line pointer at every read.
 	 */
-	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-		if (ItemIdHasStorage(PageGetItemId(page, off)))
-			nstored++;
-	if (nstored > 0 &&
-		free >= (ph->pd_special - ph->pd_upper) / nstored + sizeof(ItemIdData))
-		return false;
+	if (free >= sizeof(ItemIdData))
+	{
+		Size		need = used / (free - sizeof(ItemIdData) + 1) + 1;
+		Size		nstored = 0;
+
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+			if (ItemIdHasStorage(PageGetItemId(page, off)) && ++nstored >= need)
+				return false;
+	}
 	return GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), pruneXid);
 }
 
@@ -215,19 +224,23 @@ NvmPruneWorthIt(Relation rel, Page page)
  * exclusively at once; a reader never waits for it.  Nobody points into
  * the page's image when nobody has it pinned, and then the page layer
  * compacts it in place rather than into a new image (IplPruneExecute).
+ * *ref is the page as the reader is to hold it (IplLookPage): the image
+ * looked at, or, when the lock was let go to prune, looked up again.
  * Returns where this first look found the page's image (IplReadSource):
  * merged from its log now, when it was not in the merge cache.
  * Caller holds the page's lock (lock) shared, and holds it shared again on
  * return; no other page lock.
  */
 IplReadSource
-NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
+NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
+				   IplPageRef *ref)
 {
 	IplReadSource src;
-	Page		page = IplReadPage(dirIndex, blkno, &src);
 
+	IplLookPage(dirIndex, blkno, ref);
+	src = ref->src;
 	/* a hot standby reads, it never changes a page */
-	if (RecoveryInProgress() || !NvmPruneWorthIt(rel, page))
+	if (RecoveryInProgress() || !NvmPruneWorthIt(rel, ref->page))
 		return src;
 	LWLockRelease(lock);
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
@@ -238,6 +251,7 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock)
 		LWLockRelease(lock);
 	}
 	LWLockAcquire(lock, LW_SHARED);
+	IplLookPage(dirIndex, blkno, ref);
 	return src;
 }
 

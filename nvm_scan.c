@@ -7,7 +7,7 @@
  *
  *	  A scan works a page at a time: under the page's lock (shared) it
  *	  collects the offsets of the tuples its snapshot sees, pins the page's
- *	  image (IplHoldPage: the frame itself, a merged image, or a local copy
+ *	  image (IplHoldRef: the frame itself, a merged image, or a local copy
  *	  with nvm_am.read_mode = copy) and then returns tuples pointing into
  *	  that image without the lock.  The pin keeps the image from being
  *	  freed; pruning writes a new image instead of changing a pinned one.
@@ -115,21 +115,24 @@ NvmScanCountChange(Relation rel, bool cached)
 /*
  * NvmScanHoldPage - the image of block blkno for the scan: pinned in
  * scan->cframe (or copied into scan->copybuf) and counted in the
- * statistics.  *src (may be NULL) tells where it came from.  Caller holds
+ * statistics.  ref, when given, is the page as the scan looked it up under
+ * the lock it holds (NvmScanLockPage), and where that look found its image
+ * is what counts; without ref the page is looked up here.  Caller holds
  * the page lock.
  */
 static Page
-NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno, IplReadSource *src)
+NvmScanHoldPage(NvmScanDesc scan, BlockNumber blkno, const IplPageRef *ref)
 {
-	IplReadSource from;
-	Page		page = IplHoldPage(scan->dirIndex, blkno, &scan->cframe,
-								   scan->copybuf, &from);
+	IplPageRef	own;
 
+	if (ref == NULL)
+	{
+		IplLookPage(scan->dirIndex, blkno, &own);
+		ref = &own;
+	}
 	NvmScanCountPage(scan->rs_base.rs_rd, &scan->statblock, blkno,
-					 from == IPL_READ_CACHED);
-	if (src)
-		*src = from;
-	return page;
+					 ref->src == IPL_READ_CACHED);
+	return IplHoldRef(ref, &scan->cframe, scan->copybuf);
 }
 
 /*
@@ -149,29 +152,27 @@ NvmScanPrefetch(NvmScanDesc scan, Page page)
 
 /*
  * NvmScanLockPage - take the lock of page blkno shared for a scan that comes
- * to it; with prune, as heap's heapgetpage in page-at-a-time mode (an MVCC
- * snapshot) and its bitmap scans, the page is pruned first when that pays
+ * to it, and look the page up (*ref, for NvmScanHoldPage); with prune, as
+ * heap's heapgetpage in page-at-a-time mode (an MVCC snapshot) and its
+ * bitmap scans, the page is pruned first when that pays
  * (NvmPruneBeforeRead), before the scan pins it.  A scan with another
  * snapshot (SnapshotAny: the copy of VACUUM FULL and CLUSTER, index
  * builds) prunes nothing, as heap's: the copy counts the dead versions it
  * leaves behind, and does not write prunes into a table it replaces.
- * *src (may be NULL) tells where the first look found the page's image.
- * Returns the lock.
+ * ref->src tells where the first look found the page's image.  Returns
+ * the lock.
  */
 static LWLock *
-NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, bool prune,
-				IplReadSource *src)
+NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, bool prune, IplPageRef *ref)
 {
 	LWLock	   *lock = NvmPoolPageLock(scan->dirIndex, blkno);
-	IplReadSource from;
 
 	LWLockAcquire(lock, LW_SHARED);
 	if (prune)
-		from = NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock);
+		ref->src = NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno,
+									  lock, ref);
 	else
-		(void) IplReadPage(scan->dirIndex, blkno, &from);
-	if (src)
-		*src = from;
+		IplLookPage(scan->dirIndex, blkno, ref);
 	return lock;
 }
 
@@ -214,10 +215,8 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 {
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
-	IplReadSource firstLook;
-	IplReadSource src;
-	LWLock	   *lock = NvmScanLockPage(scan, blkno, IsMVCCSnapshot(snapshot),
-									   &firstLook);
+	IplPageRef	ref;
+	LWLock	   *lock = NvmScanLockPage(scan, blkno, IsMVCCSnapshot(snapshot), &ref);
 	Page		page;
 	OffsetNumber maxoff;
 	int			n = 0;
@@ -225,7 +224,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	bool		visible;
 	bool		allVisible;
 
-	page = NvmScanHoldPage(scan, blkno, &src);
+	page = NvmScanHoldPage(scan, blkno, &ref);
 	scan->cpage = page;
 	NvmScanPrefetch(scan, page);
 	maxoff = PageGetMaxOffsetNumber(page);
@@ -263,8 +262,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 		scan->vis[n++] = off;
 	}
 	LWLockRelease(lock);
-	if (allVisible &&
-		(firstLook == IPL_READ_MERGED_AGAIN || src == IPL_READ_MERGED_AGAIN))
+	if (allVisible && ref.src == IPL_READ_MERGED_AGAIN)
 		NvmScanFoldPage(scan, blkno);
 	NvmPoolCountAdd(NVM_STAT_PAGE_READS, 1);
 	scan->cblock = blkno;
@@ -562,6 +560,7 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 {
 	NvmScanDesc scan = (NvmScanDesc) sscan;
 	BlockNumber blkno = tbmres->blockno;
+	IplPageRef	ref;
 	Page		page;
 	LWLock	   *lock;
 	int			n = 0;
@@ -570,8 +569,8 @@ NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 	scan->cindex = 0;
 	if (blkno >= NvmPoolRelNBlocks(scan->dirIndex))
 		return false;
-	lock = NvmScanLockPage(scan, blkno, true, NULL);
-	page = NvmScanHoldPage(scan, blkno, NULL);
+	lock = NvmScanLockPage(scan, blkno, true, &ref);
+	page = NvmScanHoldPage(scan, blkno, &ref);
 	scan->cpage = page;
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);

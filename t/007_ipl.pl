@@ -118,6 +118,27 @@ $node->safe_psql('postgres', 'UPDATE one SET id = 2 WHERE id = 1');
 is(stats($node)->{ipl_records} - $r0, 2, 'so does a non-HOT update that fits on the page');
 
 $node->restart;
+
+# an index fetch that merges the page from its log read it from the pool:
+# heap_blks_read; the next one finds the merged image: heap_blks_hit
+my $statio = sub {
+	$node->safe_psql('postgres',
+		"SELECT heap_blks_read || ' ' || heap_blks_hit FROM pg_statio_user_tables WHERE relname = 'one'");
+};
+my $fetch = sub {
+	$node->safe_psql('postgres',
+		'SET enable_seqscan = off; SET enable_bitmapscan = off; '
+		  . 'SELECT v FROM one WHERE id = 2; SELECT pg_stat_force_next_flush()');
+};
+my ($read0, $hit0) = split / /, $statio->();
+$fetch->();
+my ($read1, $hit1) = split / /, $statio->();
+is($read1 - $read0 . ' ' . ($hit1 - $hit0), '1 0',
+	'an index fetch that merged its page from the log counts a read');
+$fetch->();
+my ($read2, $hit2) = split / /, $statio->();
+is($read2 - $read1 . ' ' . ($hit2 - $hit1), '0 1',
+	'the next fetch finds the merged image: a hit');
 is($node->safe_psql('postgres', 'SELECT id, v FROM one'), '2|1',
 	'both updates are there after a restart');
 my $s2 = stats($node);
