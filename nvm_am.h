@@ -231,9 +231,8 @@ extern void NvmPruneGetRootTuples(Page page, BlockNumber blkno,
 extern bool NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno,
 								OffsetNumber *off, bool atRoot,
 								TransactionId priorXmax, HeapTuple tup);
-extern IplReadSource NvmPruneBeforeRead(Relation rel, int dirIndex,
-										 BlockNumber blkno, LWLock *lock,
-										 IplPageRef *ref);
+extern void NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno,
+							   LWLock *lock, IplPageRef *ref);
 extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
 						 bool force, TransactionId oldestXmin,
 						 int *ndeletedOut);

@@ -124,7 +124,6 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 				   Snapshot snapshot, TupleTableSlot *slot,
 				   bool *call_again, bool *all_dead)
 {
-	IplReadSource src;
 	IplPageRef	ref;
 	NvmIndexFetchData *f = (NvmIndexFetchData *) scan;
 	Relation	rel = scan->rel;
@@ -153,14 +152,11 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 	 * can be compacted in place when nobody else has it pinned.
 	 */
 	if (first && blkno != f->statblock)
-		src = NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock, &ref);
+		NvmPruneBeforeRead(rel, f->dirIndex, blkno, lock, &ref);
 	else
-	{
 		IplLookPage(f->dirIndex, blkno, &ref);
-		src = ref.src;
-	}
 	page = IplHoldRef(&ref, &f->held, f->copybuf);
-	NvmScanCountPage(f->base.rel, &f->statblock, blkno, src == IPL_READ_CACHED);
+	NvmScanCountPage(f->base.rel, &f->statblock, blkno, ref.src == IPL_READ_CACHED);
 	for (;;)
 	{
 		TransactionId deleter;

@@ -64,7 +64,8 @@ typedef struct IplPageRef
 {
 	Page		page;			/* its image: the frame, or a merge-cache slot */
 	uint64		frame;			/* its frame */
-	IplReadSource src;			/* where the image came from */
+	IplReadSource src;			/* where the image came from (the first look,
+								 * when NvmPruneBeforeRead looked again) */
 } IplPageRef;
 
 extern void IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref);

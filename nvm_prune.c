@@ -225,23 +225,23 @@ NvmPruneWorthIt(Relation rel, Page page)
  * the page's image when nobody has it pinned, and then the page layer
  * compacts it in place rather than into a new image (IplPruneExecute).
  * *ref is the page as the reader is to hold it (IplLookPage): the image
- * looked at, or, when the lock was let go to prune, looked up again.
- * Returns where this first look found the page's image (IplReadSource):
- * merged from its log now, when it was not in the merge cache.
+ * looked at, or, when the lock was let go to prune, looked up again; its
+ * src is where the first look found the image (merged from its log now,
+ * when it was not in the merge cache), which is what the reader counts.
  * Caller holds the page's lock (lock) shared, and holds it shared again on
  * return; no other page lock.
  */
-IplReadSource
+void
 NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 				   IplPageRef *ref)
 {
 	IplReadSource src;
 
 	IplLookPage(dirIndex, blkno, ref);
-	src = ref->src;
 	/* a hot standby reads, it never changes a page */
 	if (RecoveryInProgress() || !NvmPruneWorthIt(rel, ref->page))
-		return src;
+		return;
+	src = ref->src;
 	LWLockRelease(lock);
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 	{
@@ -252,7 +252,7 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 	}
 	LWLockAcquire(lock, LW_SHARED);
 	IplLookPage(dirIndex, blkno, ref);
-	return src;
+	ref->src = src;
 }
 
 /*

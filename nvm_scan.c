@@ -169,8 +169,7 @@ NvmScanLockPage(NvmScanDesc scan, BlockNumber blkno, bool prune, IplPageRef *ref
 
 	LWLockAcquire(lock, LW_SHARED);
 	if (prune)
-		ref->src = NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno,
-									  lock, ref);
+		NvmPruneBeforeRead(scan->rs_base.rs_rd, scan->dirIndex, blkno, lock, ref);
 	else
 		IplLookPage(scan->dirIndex, blkno, ref);
 	return lock;
