@@ -233,8 +233,6 @@ extern bool NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno,
 								TransactionId priorXmax, HeapTuple tup);
 extern void NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno,
 							   LWLock *lock, IplPageRef *ref);
-extern void NvmPruneAfterScan(Relation rel, int dirIndex, BlockNumber blkno,
-							  int nsurelyDead);
 extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
 						 bool force, TransactionId oldestXmin,
 						 int *ndeletedOut);
@@ -260,7 +258,6 @@ extern HTSV_Result NvmTupleSatisfiesVacuum(HeapTuple tup,
 										   TransactionId *deadXid);
 extern bool NvmTupleDeadToAll(Relation rel, HeapTuple tup,
 							  TransactionId *deleter);
-extern bool NvmTupleSurelyDead(HeapTupleHeader t, struct GlobalVisState *vistest);
 extern void NvmTupleCheckConflictOutSerializable(bool visible, Relation rel,
 												 HeapTuple tup, Snapshot snapshot);
 

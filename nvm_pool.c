@@ -297,7 +297,6 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"log_frames_stolen",
 	"pages_folded_on_read",
 	"update_retries",
-	"pages_pruned_by_scans",
 };
 
 static pg_crc32c

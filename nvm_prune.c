@@ -50,15 +50,6 @@
 #include "nvm_am.h"
 
 /*
- * The dead versions a sequential scan must find on a page before it prunes
- * the page (NvmPruneAfterScan).  A prune costs about as much as checking
- * 150 versions (compacting the page, writing its record); a page that
- * every transaction scans and one in five changes then carries 8 dead
- * versions on average instead of up to a page full.
- */
-#define NVM_PRUNE_SCAN_MIN_DEAD 16
-
-/*
  * NvmPruneChainNext - the line pointer of the HOT-chain member that follows the
  * tuple t on page blkno, or InvalidOffsetNumber when t ends its chain or
  * its successor is not there any more.  The successor must be a heap-only
@@ -262,34 +253,6 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 	LWLockAcquire(lock, LW_SHARED);
 	IplLookPage(dirIndex, blkno, ref);
 	ref->src = src;
-}
-
-/*
- * NvmPruneAfterScan - a sequential scan has looked at every tuple of page
- * blkno and found nsurelyDead of them dead to every transaction by their
- * hint bits alone (NvmTupleSurelyDead): prune the page now when they are
- * at least NVM_PRUNE_SCAN_MIN_DEAD, if its lock can be had exclusively at
- * once.  NvmPruneWorthIt waits until the next version would not fit, which
- * lets a page of a small table that every transaction scans (TPC-B's
- * branches and tellers, one page each) carry a hundred dead versions that
- * every scan checks one by one; the scan has just counted them, so the
- * page is pruned once there are enough to pay for it.  The scan still
- * holds the image it read, so the pruned page is written copy-on-write.
- * Not on a hot standby.  Caller holds no page lock.
- */
-void
-NvmPruneAfterScan(Relation rel, int dirIndex, BlockNumber blkno, int nsurelyDead)
-{
-	LWLock	   *lock;
-
-	if (nsurelyDead < NVM_PRUNE_SCAN_MIN_DEAD || RecoveryInProgress())
-		return;
-	lock = NvmPoolPageLock(dirIndex, blkno);
-	if (!LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
-		return;
-	if (NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId, NULL))
-		NvmPoolCountAdd(NVM_STAT_PAGES_PRUNED_BY_SCANS, 1);
-	LWLockRelease(lock);
 }
 
 /*

@@ -11,18 +11,14 @@
  *	  with nvm_am.read_mode = copy) and then returns tuples pointing into
  *	  that image without the lock.  The pin keeps the image from being
  *	  freed; pruning writes a new image instead of changing a pinned one.
- *	  A sequential scan prunes a page before it reads it when the page
- *	  has no room left (NvmPruneBeforeRead), and after it read it when it
- *	  found enough versions there that no snapshot sees (NvmPruneAfterScan).
  *
  *	  Also here: how a page read counts in the statistics and the query's
  *	  buffer usage (NvmScanCountPage, and NvmScanCountChange and
  *	  NvmScanCountNewPage for the change paths), as heap's buffer reads
  *	  count.
  *
- * Locks: the page lock, shared, while a page's tuples are examined, and
- * exclusively, only if it can be had at once, to prune or fold the page;
- * none between pages.  A serializable scan takes predicate locks as heap's.
+ * Locks: the page lock, shared, while a page's tuples are examined; none
+ * between pages.  A serializable scan takes predicate locks as heap's.
  *
  * On-pool layout: none of its own.
  *
@@ -223,8 +219,6 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	Page		page;
 	OffsetNumber maxoff;
 	int			n = 0;
-	int			nsurelyDead = 0;
-	GlobalVisState *vistest = NULL;
 	HeapTupleData tup;
 	bool		visible;
 	bool		allVisible;
@@ -243,13 +237,6 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	 */
 	allVisible = IsMVCCSnapshot(snapshot) && !snapshot->takenDuringRecovery &&
 		NvmVismapAllVisible(rel, scan->dirIndex, blkno, &scan->vmbuf);
-
-	/*
-	 * Count the versions the snapshot does not see that are dead to every
-	 * transaction (NvmPruneAfterScan decides whether to prune for them).
-	 */
-	if (IsMVCCSnapshot(snapshot) && !allVisible && !snapshot->takenDuringRecovery)
-		vistest = GlobalVisTestFor(rel);
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		if (!ItemIdIsNormal(PageGetItemId(page, off)))
@@ -260,11 +247,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 			visible = NvmTupleSatisfies(&tup, snapshot);
 			NvmTupleCheckConflictOut(visible, rel, &tup, snapshot);
 			if (!visible)
-			{
-				if (vistest && NvmTupleSurelyDead(tup.t_data, vistest))
-					nsurelyDead++;
 				continue;
-			}
 		}
 		if (scan->rs_base.rs_nkeys > 0)
 		{
@@ -280,8 +263,6 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	LWLockRelease(lock);
 	if (allVisible && ref.src == IPL_READ_MERGED_AGAIN)
 		NvmScanFoldPage(scan, blkno);
-	else if (vistest)
-		NvmPruneAfterScan(rel, scan->dirIndex, blkno, nsurelyDead);
 	NvmPoolCountAdd(NVM_STAT_PAGE_READS, 1);
 	scan->cblock = blkno;
 	scan->ntuples = n;

@@ -470,24 +470,3 @@ NvmTupleDeadToAll(Relation rel, HeapTuple tup, TransactionId *deleter)
 	return r == HEAPTUPLE_RECENTLY_DEAD &&
 		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
 }
-
-/*
- * NvmTupleSurelyDead - do t's hint bits alone say that no transaction can
- * see it any more: its insert aborted, or a transaction that committed
- * (durably: the hint says so) deleted or updated it before every running
- * transaction's snapshot (vistest)?  False whenever that would take a
- * clog lookup, a multixact or a locker; as heap's HeapTupleIsSurelyDead,
- * cheap enough for a scan to ask of every version it does not see.
- * Caller holds the page lock, shared is enough.
- */
-bool
-NvmTupleSurelyDead(HeapTupleHeader t, GlobalVisState *vistest)
-{
-	if (!NvmTupleXminKnownCommitted(t))
-		return NvmTupleXminKnownInvalid(t);
-	if ((t->t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) ||
-		HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
-		!NvmTupleXmaxKnownCommitted(t))
-		return false;
-	return GlobalVisTestIsRemovableXid(vistest, HeapTupleHeaderGetRawXmax(t));
-}
