@@ -274,6 +274,29 @@ NvmTupleCheckConflictOut(bool visible, Relation rel, HeapTuple tup,
 		NvmTupleCheckConflictOutSerializable(visible, rel, tup, snapshot);
 }
 
+/*
+ * NvmTupleGoneBefore - do t's hint bits alone say that an MVCC snapshot
+ * whose xmin is snapXmin cannot see t: a transaction that committed before
+ * every transaction the snapshot treats as running deleted or updated it?
+ * Every path of the full MVCC test gives that answer for such a tuple
+ * (its inserter committed before the deleter saw it), after two
+ * XidInMVCCSnapshot calls; the test asks this first, and a sequential
+ * scan asks it before it sets up the tuple at all, so that the dead
+ * versions on a page that many transactions update and scan cost a few
+ * instructions each.  False when the hints do not settle it (no committed
+ * hint, a multixact, a locker).
+ * Caller holds the tuple's page lock, shared is enough.
+ */
+static inline bool
+NvmTupleGoneBefore(HeapTupleHeader t, TransactionId snapXmin)
+{
+	uint16		mask = t->t_infomask;
+
+	return (mask & (HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI)) == HEAP_XMAX_COMMITTED &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(mask) &&
+		TransactionIdPrecedes(HeapTupleHeaderGetRawXmax(t), snapXmin);
+}
+
 /* nvm_vismap.c */
 extern Size NvmVismapShmemSize(void);
 extern void NvmVismapShmemInit(void);

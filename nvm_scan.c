@@ -222,6 +222,7 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	HeapTupleData tup;
 	bool		visible;
 	bool		allVisible;
+	bool		goneCheck;
 
 	page = NvmScanHoldPage(scan, blkno, &ref);
 	scan->cpage = page;
@@ -237,9 +238,21 @@ NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 	 */
 	allVisible = IsMVCCSnapshot(snapshot) && !snapshot->takenDuringRecovery &&
 		NvmVismapAllVisible(rel, scan->dirIndex, blkno, &scan->vmbuf);
+
+	/*
+	 * Versions deleted before the snapshot are skipped on their hint bits
+	 * (NvmTupleGoneBefore); not for a SERIALIZABLE scan, which checks every
+	 * tuple it does not see for rw-conflicts.
+	 */
+	goneCheck = !allVisible && snapshot->snapshot_type == SNAPSHOT_MVCC &&
+		!IsolationIsSerializable();
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
-		if (!ItemIdIsNormal(PageGetItemId(page, off)))
+		ItemId		lp = PageGetItemId(page, off);
+
+		if (!ItemIdIsNormal(lp) ||
+			(goneCheck &&
+			 NvmTupleGoneBefore((HeapTupleHeader) PageGetItem(page, lp), snapshot->xmin)))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
 		if (!allVisible)

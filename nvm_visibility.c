@@ -101,6 +101,9 @@ NvmTupleSatisfiesMVCC(HeapTupleHeader t, Snapshot snapshot)
 	TransactionId xmin = HeapTupleHeaderGetRawXmin(t);
 	TransactionId xmax;
 
+	/* a version deleted before the snapshot, the hints say: the usual dead one */
+	if (NvmTupleGoneBefore(t, snapshot->xmin))
+		return false;
 	if (NvmTupleXminKnownInvalid(t) || !TransactionIdIsValid(xmin))
 		return false;
 	if (!NvmTupleXminKnownCommitted(t))
