@@ -50,13 +50,7 @@ psql_p(q{INSERT INTO kv SELECT g, 'after' FROM generate_series(3101, 3200) g;
 $primary->command_ok([ 'pgbench', '-n', '-c', '2', '-t', '200', '-h', $primary->host,
 	'-p', $primary->port, 'postgres' ], 'more transactions after the restore point');
 my $end_history = psql_p($q{history});
-# the segment the switch completed: later WAL (a checkpoint, the
-# background writer's snapshot of running transactions) starts the next
-# one, which is not archived until it fills
-my $last_seg = psql_p(q{SELECT pg_walfile_name(pg_switch_wal())});
-$primary->poll_query_until('postgres',
-	qq{SELECT last_archived_wal >= '$last_seg' FROM pg_stat_archiver})
-  or die 'WAL was not archived';
+archive_current_wal($primary);
 
 # recovery to the end of the archive: the latest state
 my $latest = PostgreSQL::Test::Cluster->new('latest');

@@ -59,13 +59,7 @@ my %q = (
 	balance => q{SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(bbalance) FROM pgbench_branches)});
 my %want = map { $_ => psql_p($q{$_}) } keys %q;
 like($want{history}, qr/^6000:/, 'pgbench_history holds them');
-# the segment the switch completed: later WAL (a checkpoint, the
-# background writer's snapshot of running transactions) starts the next
-# one, which is not archived until it fills
-my $last_seg = psql_p(q{SELECT pg_walfile_name(pg_switch_wal())});
-$primary->poll_query_until('postgres',
-	qq{SELECT last_archived_wal >= '$last_seg' FROM pg_stat_archiver})
-  or die 'WAL was not archived';
+archive_current_wal($primary);
 
 # restore: the copied data directory, nvm_am.pool_path at the copied pool
 my $restored = PostgreSQL::Test::Cluster->new('restored');

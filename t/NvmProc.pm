@@ -1,7 +1,8 @@
 # NvmProc - helpers for the crash tests: the postmaster's pid, its
 # children and their state, read from /proc; raw reads and writes of bytes
 # in a file (to inspect or damage a pool file); a started node with nvm_am
-# preloaded; VACUUM VERBOSE's lines on index scans; a throttled VACUUM.
+# preloaded; a WAL-mode node and the archiving of its WAL; VACUUM
+# VERBOSE's lines on index scans; a throttled VACUUM.
 package NvmProc;
 
 use strict;
@@ -9,7 +10,7 @@ use warnings;
 use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
-  nvm_node wal_node pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
+  nvm_node wal_node archive_current_wal pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
   throttled_vacuum);
 
 use PostgreSQL::Test::Cluster;
@@ -157,6 +158,22 @@ sub wal_node
 	$node->command_ok([ 'pgbench', '-i', '-q', '-s', $scale, '-h', $node->host,
 		'-p', $node->port, 'postgres' ], "$name: pgbench -i on nvm_am tables");
 	return $node;
+}
+
+# archive_current_wal NODE - switch NODE to a new WAL segment and wait
+# until the archiver has archived the one the switch completed, by name:
+# later WAL (a checkpoint, the background writer's snapshot of running
+# transactions) starts the next segment, which is not archived until it
+# fills
+sub archive_current_wal
+{
+	my ($node) = @_;
+	my $seg = $node->safe_psql('postgres', q{SELECT pg_walfile_name(pg_switch_wal())});
+
+	$node->poll_query_until('postgres',
+		qq{SELECT last_archived_wal >= '$seg' FROM pg_stat_archiver})
+	  or die "WAL segment $seg was not archived";
+	return;
 }
 
 # ---- the pool's layout (nvm_pool_internal.h), for tests that damage it ----
