@@ -17,6 +17,7 @@ OBJS = \
 	ipl_log.o \
 	ipl_wal.o \
 	ipl_cache.o \
+	ipl_checksum.o \
 	nvm_storage.o \
 	nvm_recovery.o \
 	nvm_commit.o \
@@ -51,8 +52,8 @@ $(OBJS): nvm_pool.h
 nvm_pool.o nvm_pool_dir.o: nvm_pool_internal.h
 nvm_am.o nvm_guc.o nvm_scan.o nvm_index.o nvm_modify.o nvm_rowlock.o \
 nvm_prune.o nvm_vacuum.o nvm_visibility.o nvm_vismap.o nvm_check.o nvm_monitor.o nvm_database.o: nvm_am.h nvm_page.h nvm_hooks.h
-ipl_log.o ipl_cache.o ipl_wal.o: nvm_page.h
-ipl_log.o ipl_wal.o: ipl_internal.h
+ipl_log.o ipl_cache.o ipl_wal.o ipl_checksum.o: nvm_page.h
+ipl_log.o ipl_wal.o ipl_checksum.o: ipl_internal.h
 nvm_storage.o nvm_recovery.o nvm_commit.o nvm_xlog.o nvm_logical.o: nvm_hooks.h
 
 # Developer shortcuts for scripts/test.sh's single-test options (see

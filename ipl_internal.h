@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * ipl_internal.h
- *	  What the two files of nvm_am's page operations share and nothing
- *	  else may use (scripts/check_layers.py): the format of an in-page log
+ *	  What the files of nvm_am's page operations share and nothing else
+ *	  may use (scripts/check_layers.py): the format of an in-page log
  *	  record and the buffer one is built in, the generation in pd_lsn,
  *	  the record operations that ipl_wal.c (WAL mode) needs of ipl_log.c,
- *	  and those ipl_log.c needs of it.  The other layers use nvm_page.h.
+ *	  those ipl_log.c needs of it, and the checksum ipl_log.c sets before
+ *	  it writes a base (ipl_checksum.c).  The other layers use nvm_page.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -138,6 +139,9 @@ extern bool IplPruneApply(Page page, IplRecBuf *rb, Page np,
 extern void IplPageOwner(int dirIndex, RelFileNode *node);
 extern void IplWriteFrame(int dirIndex, BlockNumber blkno, Page image,
 						  uint64 newframe, int slot);
+
+/* ipl_checksum.c */
+extern void IplSetChecksum(int dirIndex, BlockNumber blkno, Page page);
 
 /* ipl_wal.c */
 extern bool ipl_in_redo;

@@ -63,6 +63,7 @@ typedef struct NvmScanDescData
 	uint64		cframe;			/* pinned image of cblock, 0 if none */
 	Page		cpage;			/* its page */
 	char	   *copybuf;		/* cblock's copy (nvm_am.read_mode = copy) */
+	IplPrefetchCursor prefetch; /* the next block's image, while on cblock */
 	OffsetNumber vis[MaxHeapTuplesPerPage];
 	HeapTupleData tuple;		/* current tuple, points into the pool */
 	ParallelBlockTableScanWorkerData pwork;

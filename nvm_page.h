@@ -94,6 +94,30 @@ IplPrefetchTuples(Page page)
 	for (int at = upper & ~(IPL_CPU_LINE - 1); at < BLCKSZ; at += IPL_CPU_LINE)
 		__builtin_prefetch(start + at, 0, 3);
 }
+
+/*
+ * IplPrefetchCursor - a page image asked of the CPU a few cache lines at a
+ * time (IplPrefetchStart, IplPrefetchStep)
+ */
+typedef struct IplPrefetchCursor
+{
+	const char *next;			/* the next line to ask for */
+	const char *end;			/* NULL (next too): nothing to ask for */
+	int			step;			/* bytes per step */
+} IplPrefetchCursor;
+
+/* IplPrefetchStep - ask for the next step's lines of cur's image, if any */
+static pg_attribute_always_inline void
+IplPrefetchStep(IplPrefetchCursor *cur)
+{
+	if (cur->next < cur->end)
+	{
+		for (int at = 0; at < cur->step; at += IPL_CPU_LINE)
+			__builtin_prefetch(cur->next + at, 0, 3);
+		cur->next += cur->step;
+	}
+}
+
 extern bool IplLogCheck(uint64 frame, uint32 *badOff);
 extern uint32 IplLogUsed(uint64 frame);
 
@@ -109,6 +133,8 @@ typedef struct IplRecInfo
 } IplRecInfo;
 
 extern int	IplLogDescribe(uint64 frame, IplRecInfo *recs, int max);
+extern void IplPrefetchStart(IplPrefetchCursor *cur, int dirIndex,
+							 BlockNumber blkno, int steps);
 extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 							   uint16 *stored, uint16 *computed);
 

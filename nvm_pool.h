@@ -302,6 +302,7 @@ extern bool NvmPoolRelIsDamaged(int dirIndex);
 extern void NvmPoolRelEnsurePath(int dirIndex, BlockNumber blkno);
 extern void NvmPoolRelMapNewBlock(int dirIndex, BlockNumber blkno, uint64 frame);
 extern uint64 NvmPoolRelGetFrame(int dirIndex, BlockNumber blkno);
+extern uint64 NvmPoolRelPeekFrame(int dirIndex, BlockNumber blkno);
 extern uint64 NvmPoolRelSwapFrame(int dirIndex, BlockNumber blkno, uint64 newframe);
 
 /* frames: allocation, raw access (page layer only), pins */

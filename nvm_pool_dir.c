@@ -685,6 +685,23 @@ NvmPoolRelGetFrame(int dirIndex, BlockNumber blkno)
 }
 
 /*
+ * NvmPoolRelPeekFrame - the frame block blkno lives in, for a hint (a
+ * prefetch): read without the page lock, so it may be a frame the page is
+ * leaving; 0 for a block at or past the end of the relation.  The caller
+ * holds a lock on the relation.
+ */
+uint64
+NvmPoolRelPeekFrame(int dirIndex, BlockNumber blkno)
+{
+	uint64		frame;
+
+	if (blkno >= NvmPoolRelNBlocks(dirIndex))
+		return 0;
+	frame = *NvmPoolRelLeafEntry(dirIndex, blkno);
+	return NvmPoolFrameValid(frame) ? frame : 0;
+}
+
+/*
  * NvmPoolRelSwapFrame - make block blkno live in newframe (initialised and
  * persisted by the caller); returns the old frame, which the caller
  * retires.  Caller holds the page lock exclusively.

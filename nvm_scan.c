@@ -314,6 +314,26 @@ NvmScanNextBlock(NvmScanDesc scan, ScanDirection dir)
 }
 
 /*
+ * NvmScanPrefetchNext - when the checksum of the block after the current
+ * one (in the scan's direction) is still to be checked, have its image
+ * brought into the CPU's cache while the scan returns the current block's
+ * tuples (IplPrefetchStart): a scan's first read of a table after a start
+ * checks every page.  A parallel scan's next block is usually the one
+ * after; when it is not, the hint is wasted.
+ */
+static void
+NvmScanPrefetchNext(NvmScanDesc scan, bool backward)
+{
+	BlockNumber blk = scan->cblock;
+
+	if (backward ? blk == 0 : blk + 1 >= scan->nblocks)
+		scan->prefetch.next = scan->prefetch.end = NULL;
+	else
+		IplPrefetchStart(&scan->prefetch, scan->dirIndex,
+						 backward ? blk - 1 : blk + 1, scan->ntuples);
+}
+
+/*
  * NvmScanNext - advance to the next visible tuple in direction dir; false
  * at the end (then the scan restarts from the other end, as heap does).
  */
@@ -331,6 +351,7 @@ NvmScanNext(NvmScanDesc scan, ScanDirection dir)
 		NvmScanLoadPage(scan, blk);
 		scan->cindex = backward ? scan->ntuples : -1;
 		scan->inited = true;
+		NvmScanPrefetchNext(scan, backward);
 	}
 	for (;;)
 	{
@@ -340,6 +361,7 @@ NvmScanNext(NvmScanDesc scan, ScanDirection dir)
 		scan->cindex += backward ? -1 : 1;
 		if (scan->cindex >= 0 && scan->cindex < scan->ntuples)
 		{
+			IplPrefetchStep(&scan->prefetch);
 			NvmSetTuple(&scan->tuple, scan->rs_base.rs_rd, scan->cpage,
 						scan->cblock, scan->vis[scan->cindex]);
 			return true;
@@ -353,6 +375,7 @@ NvmScanNext(NvmScanDesc scan, ScanDirection dir)
 		}
 		NvmScanLoadPage(scan, blk);
 		scan->cindex = backward ? scan->ntuples : -1;
+		NvmScanPrefetchNext(scan, backward);
 	}
 }
 
