@@ -68,7 +68,8 @@
  * are left to COMP_CRC32C.
  *
  * IplCrcSetUp picks the widest fold the CPU has that gives PostgreSQL's
- * CRC-32C on test buffers of many lengths (and Asserts that each does).
+ * CRC-32C on a test buffer at lengths that take every path of the folds
+ * (and Asserts that each does).
  * ----------------------------------------------------------------
  */
 #ifdef IPL_CRC_FOLD
@@ -231,20 +232,26 @@ IplCrcFolded(int step, pg_crc32c crc, const char *p, size_t len)
 
 /*
  * IplCrcFoldWorks - does the fold of step bytes give COMP_CRC32C's register
- * on a test buffer, for every length up to it, every alignment mod 8?
+ * on a test buffer?  The lengths take every path of the folds: no fold,
+ * one round and several of each width, 16-byte blocks after the rounds and
+ * a tail short of 16; two alignments.  A few dozen CRCs: each process runs
+ * this once, parallel workers and short connections included.
  */
 static bool
 IplCrcFoldWorks(int step)
 {
-	char		test[1200];
+	static const int lengths[] = {0, 1, 15, 16, 63, 64, 65, 79, 80, 127, 128,
+	200, 255, 256, 257, 271, 272, 511, 512, 600, 1023, 1100};
+	char		test[1104];
 	bool		ok = true;
 
 	for (size_t i = 0; i < sizeof(test); i++)
 		test[i] = (char) (i * 131 + (i >> 3) + (i >> 9) * 7);
-	for (int off = 0; off < 8; off++)
+	for (int off = 0; off < 4; off += 3)
 	{
-		for (size_t len = 0; len + off <= sizeof(test); len += (len < 600 ? 1 : 61))
+		for (size_t i = 0; i < lengthof(lengths); i++)
 		{
+			size_t		len = lengths[i];
 			pg_crc32c	want = 0xFFFFFFFF ^ (pg_crc32c) (len * 40503);
 			pg_crc32c	got = want;
 
