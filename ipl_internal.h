@@ -36,7 +36,12 @@ typedef struct IplRecord
 #define IPL_RECF_APPEND	0x01
 
 #define IPL_REC_PATCH	1
-#define IPL_REC_PRUNE	2
+#define IPL_REC_PRUNE	2		/* then PageRepairFragmentation */
+#define IPL_REC_PRUNE_FILL 3	/* then IplPruneFill (records of older builds
+								 * are PRUNE) */
+
+/* IplRecIsPrune - a record of either prune type? */
+#define IplRecIsPrune(type) ((type) == IPL_REC_PRUNE || (type) == IPL_REC_PRUNE_FILL)
 
 typedef struct IplPatch
 {

@@ -218,6 +218,110 @@ IplPatchNext(const char **p, const char *end, IplPatch *patch,
 	return 1;
 }
 
+/* a tuple's storage that a prune frees: offset and MAXALIGNed length */
+typedef struct IplHole
+{
+	int			off;
+	int			len;
+} IplHole;
+
+/*
+ * IplPruneFill - compact page after a prune freed the storage of the
+ * tuples in holes[0..n): the compaction of a PRUNE_FILL record.  Before the
+ * prune the tuples filled [pd_upper, pd_special) without a gap (tuples are
+ * placed at pd_upper, and every prune leaves them so), so a hole is closed
+ * by moving the lowest tuple, the one at pd_upper, into it, when their
+ * lengths match, and a hole at pd_upper by moving pd_upper past it: one
+ * tuple moved per version a prune removes, where PageRepairFragmentation
+ * moves every tuple below the lowest hole (and copies the tuple area twice
+ * to do it), at the prune and again at each merge of the page from its log.
+ * The tuples that can move are the lowest ones, below pd_upper plus the
+ * holes' bytes: one pass over the line pointers finds them.  Row versions
+ * of one table are mostly of one length; when a hole and the tuple at
+ * pd_upper differ, or the page is not as described, the rest is left to
+ * PageRepairFragmentation.  The result is deterministic, the same free
+ * space as PageRepairFragmentation's (one run from pd_lower to pd_upper),
+ * and PD_HAS_FREE_LINES is set as it sets it; only where the tuples lie
+ * differs, which nothing above the page layer sees.
+ */
+static void
+IplPruneFill(Page page, IplHole *holes, int n)
+{
+	PageHeader	ph = (PageHeader) page;
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	int			upper = ph->pd_upper;
+	int			limit = upper;
+	int			top = 0;			/* holes[top..n) are still open */
+	IplHole		low[MaxHeapTuplesPerPage];	/* off, and line pointer in len */
+	int			nlow = 0;
+	int			next = 0;		/* low[next] is the tuple at upper */
+	bool		unused = false;
+
+	/* holes by offset, highest first; few: insertion sort */
+	for (int i = 1; i < n; i++)
+	{
+		IplHole		h = holes[i];
+		int			j = i;
+
+		for (; j > 0 && holes[j - 1].off < h.off; j--)
+			holes[j] = holes[j - 1];
+		holes[j] = h;
+	}
+	for (int i = 0; i < n; i++)
+		limit += holes[i].len;
+
+	/* the tuples below limit, by offset, lowest first; any free line pointer? */
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		int			j;
+
+		unused |= !ItemIdIsUsed(lp);
+		if (!ItemIdIsNormal(lp) || (int) ItemIdGetOffset(lp) >= limit)
+			continue;
+		if (nlow == lengthof(low))
+			break;
+		for (j = nlow++; j > 0 && low[j - 1].off > (int) ItemIdGetOffset(lp); j--)
+			low[j] = low[j - 1];
+		low[j].off = ItemIdGetOffset(lp);
+		low[j].len = off;
+	}
+
+	while (top < n)
+	{
+		ItemId		lp;
+
+		/* the lowest open hole at pd_upper: no tuple to move */
+		if (holes[n - 1].off == upper)
+		{
+			upper += holes[n - 1].len;
+			n--;
+			continue;
+		}
+		lp = next < nlow ? PageGetItemId(page, low[next].len) : NULL;
+		if (lp == NULL || low[next].off != upper ||
+			(int) MAXALIGN(ItemIdGetLength(lp)) != holes[top].len ||
+			holes[top].off < upper + holes[top].len ||
+			holes[top].off + holes[top].len > ph->pd_special)
+		{
+			ph->pd_upper = upper;
+			PageRepairFragmentation(page);
+			return;
+		}
+		memmove((char *) page + holes[top].off, (char *) page + upper,
+				ItemIdGetLength(lp));
+		lp->lp_off = holes[top].off;
+		upper += holes[top].len;
+		next++;
+		top++;
+	}
+	ph->pd_upper = upper;
+	if (unused)
+		PageSetHasFreeLinePointers(page);
+	else
+		PageClearHasFreeLinePointers(page);
+}
+
 /*
  * IplRedoExt - apply record rec to page; base is the base image of the page
  * (the frame the log belongs to).  With verify, bytes the record takes from
@@ -258,9 +362,13 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 				return r == 0;
 			}
 		case IPL_REC_PRUNE:
+		case IPL_REC_PRUNE_FILL:
 			{
 				uint32		pruneXid;
 				uint32		n;
+				IplHole		holes[MaxHeapTuplesPerPage];
+				int			nholes = 0;
+				bool		fill = rec->type == IPL_REC_PRUNE_FILL;
 
 				if (p + 8 > end)
 					return false;
@@ -272,16 +380,31 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 				for (uint32 i = 0; i < n; i++)
 				{
 					IplPruneItem item;
+					ItemId		lp;
 
 					memcpy(&item, p + i * sizeof(IplPruneItem), sizeof(item));
 					if (item.off < FirstOffsetNumber || item.off > PageGetMaxOffsetNumber(page))
 						return false;
-					if (!dry)
-						memcpy(PageGetItemId(page, item.off), &item.lp, sizeof(ItemIdData));
+					if (dry)
+						continue;
+					lp = PageGetItemId(page, item.off);
+					/* the storage a normal line pointer gives up is a hole */
+					if (fill && ItemIdIsNormal(lp) && nholes < (int) lengthof(holes))
+					{
+						holes[nholes].off = ItemIdGetOffset(lp);
+						holes[nholes].len = MAXALIGN(ItemIdGetLength(lp));
+						nholes++;
+					}
+					memcpy(lp, &item.lp, sizeof(ItemIdData));
+					if (fill && ItemIdIsNormal(lp))
+						fill = false;	/* not a prune's change: compact */
 				}
 				if (dry)
 					return true;
-				PageRepairFragmentation(page);
+				if (fill)
+					IplPruneFill(page, holes, nholes);
+				else
+					PageRepairFragmentation(page);
 				((PageHeader) page)->pd_prune_xid = pruneXid;
 				return true;
 			}
@@ -480,7 +603,8 @@ IplLogDescribe(uint64 frame, IplRecInfo *recs, int max)
 		ri->off = off;
 		ri->len = rec->len;
 		ri->append = (rec->flags & IPL_RECF_APPEND) != 0;
-		ri->prune = rec->type == IPL_REC_PRUNE;
+		ri->prune = IplRecIsPrune(rec->type);
+		ri->fill = rec->type == IPL_REC_PRUNE_FILL;
 		ri->items = 0;
 		ri->bytes = 0;
 		if (rec->type == IPL_REC_PATCH)
@@ -495,7 +619,7 @@ IplLogDescribe(uint64 frame, IplRecInfo *recs, int max)
 				ri->bytes += patch.len;
 			}
 		}
-		else if (rec->type == IPL_REC_PRUNE && p + 8 <= end)
+		else if (IplRecIsPrune(rec->type) && p + 8 <= end)
 		{
 			uint32		items;
 
@@ -578,7 +702,7 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 		if (!IplRedoExt(dst, rec, NvmPoolFramePage(frame), false, false))
 			elog(ERROR, "nvm_am in-page log record of frame %llu applies after its check",
 				 (unsigned long long) frame);
-		if (rec->type == IPL_REC_PRUNE)
+		if (IplRecIsPrune(rec->type))
 			*hasPrune = true;
 		if (!(rec->flags & IPL_RECF_APPEND))
 			*appendOnly = false;
@@ -1532,7 +1656,8 @@ IplPruneWrite(Page page, Page np, TransactionId pruneXid,
 	uint32		n = 0;
 	uint32		hdr[2];
 
-	IplRecStart(rb, IPL_REC_PRUNE);
+	/* a pool older than the fill keeps PRUNE records, for older builds */
+	IplRecStart(rb, NvmPoolFormatVersion() >= 6 ? IPL_REC_PRUNE_FILL : IPL_REC_PRUNE);
 	hdr[0] = pruneXid;
 	hdr[1] = 0;
 	IplRecAdd(rb, hdr, sizeof(hdr));

@@ -763,7 +763,7 @@ IplWalRedo(XLogReaderState *record)
 				IplRecAdd(rb, body, len);
 			}
 			/* a prune moves tuples: never under readers that pinned the image */
-			if (xlrec.type == IPL_REC_PRUNE)
+			if (IplRecIsPrune(xlrec.type))
 			{
 				if (!IplPruneApply(page, rb, image.data, InvalidTransactionId))
 					ereport(ERROR,
@@ -787,5 +787,6 @@ IplWalRedo(XLogReaderState *record)
 const char *
 IplWalTypeName(uint8 type)
 {
-	return type == IPL_REC_PATCH ? "patch" : type == IPL_REC_PRUNE ? "prune" : "unknown";
+	return type == IPL_REC_PATCH ? "patch" : type == IPL_REC_PRUNE ? "prune" :
+		type == IPL_REC_PRUNE_FILL ? "prune_fill" : "unknown";
 }

@@ -127,6 +127,7 @@ typedef struct IplRecInfo
 	uint32		off;			/* byte of the log where it starts */
 	uint16		len;			/* bytes, header included */
 	bool		prune;			/* a prune; else a patch record */
+	bool		fill;			/* a prune whose compaction fills holes */
 	bool		append;			/* only appends a tuple */
 	int			items;			/* patches, or line pointers pruned */
 	int			bytes;			/* page bytes the patches write */

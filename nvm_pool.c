@@ -761,10 +761,12 @@ NvmPoolOpenExisting(struct stat *st)
 	if (hdr.checksum != NvmPoolHeaderChecksum(&hdr))
 		NvmPoolRefuse("has a corrupt header",
 					  "The header checksum does not match its contents.", move_hint);
-	if (hdr.format_version != NVM_POOL_FORMAT_VERSION)
+	if (hdr.format_version < NVM_POOL_FORMAT_VERSION_MIN ||
+		hdr.format_version > NVM_POOL_FORMAT_VERSION)
 		NvmPoolRefuse("has an unsupported format version",
-					  psprintf("The file has format version %u, this build of nvm_am reads version %u.",
-							hdr.format_version, NVM_POOL_FORMAT_VERSION),
+					  psprintf("The file has format version %u, this build of nvm_am reads versions %u to %u.",
+							hdr.format_version, NVM_POOL_FORMAT_VERSION_MIN,
+							NVM_POOL_FORMAT_VERSION),
 				   "Use the nvm_am version that created the pool, or move the file away to create a new pool.");
 	if (hdr.system_identifier != GetSystemIdentifier())
 		NvmPoolRefuse("belongs to another database cluster",
@@ -1909,6 +1911,19 @@ uint32
 NvmPoolLogSize(void)
 {
 	return pool_header->log_size;
+}
+
+/*
+ * NvmPoolFormatVersion - the format version of the pool, as its header says.
+ * A pool keeps the version it was created with, and this build writes into
+ * it only what that version's builds read: in a version 5 pool prunes
+ * write PRUNE records, in a version 6 pool PRUNE_FILL records (ipl_log.c),
+ * which builds before version 6 would take for damage.
+ */
+uint32
+NvmPoolFormatVersion(void)
+{
+	return pool_header->format_version;
 }
 
 /*

@@ -29,7 +29,9 @@
  * ----------------------------------------------------------------
  */
 #define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
-#define NVM_POOL_FORMAT_VERSION	5
+#define NVM_POOL_FORMAT_VERSION	6	/* new pools */
+#define NVM_POOL_FORMAT_VERSION_MIN 5	/* the oldest read (and written as
+										 * it is: see NvmPoolFormatVersion) */
 #define NVM_FRAME_SIZE			BLCKSZ
 #define NVM_PT_FANOUT			(NVM_FRAME_SIZE / sizeof(uint64))
 #define NVM_PT_BITS				10	/* log2(NVM_PT_FANOUT) */
@@ -320,6 +322,7 @@ extern char *NvmPoolFrameLog(uint64 frame);
 extern uint64 *NvmPoolFrameWalLsn(uint64 frame);
 extern uint32 NvmPoolFrameLogSize(uint64 frame);
 extern uint32 NvmPoolLogSize(void);
+extern uint32 NvmPoolFormatVersion(void);
 extern uint64 NvmPoolNextGeneration(void);
 extern bool NvmPoolGenerationIsNew(uint64 gen);
 extern void NvmPoolPinFrame(uint64 frame);

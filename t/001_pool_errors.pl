@@ -125,7 +125,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is( $node->safe_psql(
 		'postgres',
 		'SELECT path, size, format_version FROM nvm_am.nvm_am_pool_info()'),
-	"$pool|" . (64 * $MB) . "|5",
+	"$pool|" . (64 * $MB) . "|6",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
 	'SELECT system_identifier FROM pg_control_system()');
@@ -138,7 +138,7 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 {
 	my $h = read_header($good);
 	is($h->{magic}, $NVM_POOL_MAGIC, 'header: magic at offset 0');
-	is($h->{format_version}, 5, 'header: format_version at offset 8');
+	is($h->{format_version}, 6, 'header: format_version at offset 8');
 	is($h->{frame_size}, 8192, 'header: frame_size at offset 12');
 	is($h->{system_identifier}, $sysid, 'header: system_identifier at offset 16');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
@@ -224,7 +224,14 @@ pool_refused(
 	name => 'other format version',
 	damage => sub { rewrite_header($pool, format_version => 1) },
 	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads version 5\./,
+	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads versions 5 to 6\./,
+	hint => 'Use the nvm_am version that created the pool');
+
+pool_refused(
+	name => 'newer format version',
+	damage => sub { rewrite_header($pool, format_version => 7) },
+	msg => 'has an unsupported format version',
+	detail => qr/DETAIL:  The file has format version 7, this build of nvm_am reads versions 5 to 6\./,
 	hint => 'Use the nvm_am version that created the pool');
 
 pool_refused(
@@ -359,6 +366,38 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is($node->safe_psql('postgres', "SELECT v FROM t WHERE id = 321"),
 	'row 321', 'index lookup in the original pool');
 
+# a pool of format version 5 (before PRUNE_FILL records) is read, and kept
+# readable by the builds of version 5: its prunes write PRUNE records,
+# compacted as heap compacts; a version 6 pool's write PRUNE_FILL ones
+sub prune_kinds
+{
+	$node->safe_psql('postgres', q{
+		DROP TABLE IF EXISTS hot;
+		CREATE TABLE hot (id int PRIMARY KEY, v int, pad char(100)) USING nvm_am;
+		INSERT INTO hot SELECT g, 0, 'x' FROM generate_series(1, 60) g;});
+	$node->safe_psql('postgres', 'UPDATE hot SET v = v + 1') for 1 .. 5;
+	return $node->safe_psql('postgres', q{
+		SELECT string_agg(DISTINCT kind, ',' ORDER BY kind)
+		FROM nvm_am.nvm_am_page_log('hot', 0) WHERE kind <> 'patch'});
+}
+is(prune_kinds(), 'prune_fill', 'a version 6 pool: prunes write PRUNE_FILL records');
+$node->stop;
+copy($good, $pool) or die "copy: $!";
+rewrite_header($pool, format_version => 5);
+$node->start;
+is($node->safe_psql('postgres', 'SELECT format_version FROM nvm_am.nvm_am_pool_info()'),
+	'5', 'a version 5 pool starts and keeps its version');
+is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
+	$expected_data, 'its rows are read');
+is(prune_kinds(), 'prune', 'its prunes write PRUNE records');
+is($node->safe_psql('postgres', q{SELECT count(*), sum(v) FROM hot}), '60|300',
+	'the updated rows');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM nvm_am.nvm_am_check('hot')}), '0',
+	'nvm_am_check of the updated table: sound');
+$node->stop;
+copy($good, $pool) or die "copy: $!";
+$node->start;
+
 # ---------------------------------------------------------------------
 # Absurd settings: the server must refuse to start, not fall back to the
 # default and create a pool somewhere else.
@@ -457,7 +496,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	is( $plain->safe_psql(
 			'postgres',
 			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am.nvm_am_pool_info()'),
-		"$default_pool|" . (64 * $MB) . "|5|f|f",
+		"$default_pool|" . (64 * $MB) . "|6|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
 	$plain->safe_psql(

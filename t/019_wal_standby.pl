@@ -46,7 +46,7 @@ is(psql_p(qq{SELECT count(*) > 0 FROM pg_get_wal_records_info('$lsn0', pg_curren
 	't', 'a page\'s first change after a checkpoint carries its image');
 like(psql_p(qq{SELECT description FROM pg_get_wal_records_info('$lsn0', pg_current_wal_lsn())
                WHERE record_type = 'PAGE_CHANGE' LIMIT 1}),
-	qr/^entry \d+ (patch|prune), \d+ bytes/, 'a page change is described');
+	qr/^entry \d+ (patch|prune|prune_fill), \d+ bytes/, 'a page change is described');
 
 # pgbench writing while the base backup copies the pool
 sub start_pgbench
