@@ -220,19 +220,16 @@ pool_refused(
 	msg => 'has a corrupt header',
 	hint => $move_hint);
 
-pool_refused(
-	name => 'other format version',
-	damage => sub { rewrite_header($pool, format_version => 1) },
-	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 1, this build of nvm_am reads versions 5 to 6\./,
-	hint => 'Use the nvm_am version that created the pool');
-
-pool_refused(
-	name => 'newer format version',
-	damage => sub { rewrite_header($pool, format_version => 7) },
-	msg => 'has an unsupported format version',
-	detail => qr/DETAIL:  The file has format version 7, this build of nvm_am reads versions 5 to 6\./,
-	hint => 'Use the nvm_am version that created the pool');
+# an older format version and a newer one
+for my $v (1, 7)
+{
+	pool_refused(
+		name => "format version $v",
+		damage => sub { rewrite_header($pool, format_version => $v) },
+		msg => 'has an unsupported format version',
+		detail => qr/DETAIL:  The file has format version $v, this build of nvm_am reads versions 5 to 6\./,
+		hint => 'Use the nvm_am version that created the pool');
+}
 
 pool_refused(
 	name => 'no frame with a log area',
