@@ -241,8 +241,9 @@ typedef struct IplHole
  * pd_upper differ, or the page is not as described, the rest is left to
  * PageRepairFragmentation.  The result is deterministic, the same free
  * space as PageRepairFragmentation's (one run from pd_lower to pd_upper),
- * and PD_HAS_FREE_LINES is set as it sets it; only where the tuples lie
- * differs, which nothing above the page layer sees.
+ * free line pointers at the end of the array cut off and PD_HAS_FREE_LINES
+ * set as it does; only where the tuples lie differs, which nothing above
+ * the page layer sees.
  */
 static void
 IplPruneFill(Page page, IplHole *holes, int n)
@@ -255,7 +256,8 @@ IplPruneFill(Page page, IplHole *holes, int n)
 	IplHole		low[MaxHeapTuplesPerPage];	/* off, and line pointer in len */
 	int			nlow = 0;
 	int			next = 0;		/* low[next] is the tuple at upper */
-	bool		unused = false;
+	int			nunused = 0;
+	OffsetNumber lastused = InvalidOffsetNumber;
 
 	/* holes by offset, highest first; few: insertion sort */
 	for (int i = 1; i < n; i++)
@@ -270,17 +272,22 @@ IplPruneFill(Page page, IplHole *holes, int n)
 	for (int i = 0; i < n; i++)
 		limit += holes[i].len;
 
-	/* the tuples below limit, by offset, lowest first; any free line pointer? */
+	/*
+	 * The tuples below limit, by offset, lowest first; the free line
+	 * pointers, and the last used one
+	 */
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
 		int			j;
 
-		unused |= !ItemIdIsUsed(lp);
-		if (!ItemIdIsNormal(lp) || (int) ItemIdGetOffset(lp) >= limit)
+		if (!ItemIdIsUsed(lp))
+			nunused++;
+		else
+			lastused = off;
+		if (!ItemIdIsNormal(lp) || (int) ItemIdGetOffset(lp) >= limit ||
+			nlow == lengthof(low))
 			continue;
-		if (nlow == lengthof(low))
-			break;
 		for (j = nlow++; j > 0 && low[j - 1].off > (int) ItemIdGetOffset(lp); j--)
 			low[j] = low[j - 1];
 		low[j].off = ItemIdGetOffset(lp);
@@ -316,7 +323,17 @@ IplPruneFill(Page page, IplHole *holes, int n)
 		top++;
 	}
 	ph->pd_upper = upper;
-	if (unused)
+
+	/*
+	 * As PageRepairFragmentation: free line pointers at the end of the
+	 * array are cut off, and PD_HAS_FREE_LINES tells of the others
+	 */
+	if (lastused < maxoff)
+	{
+		nunused -= maxoff - lastused;
+		ph->pd_lower -= sizeof(ItemIdData) * (maxoff - lastused);
+	}
+	if (nunused > 0)
 		PageSetHasFreeLinePointers(page);
 	else
 		PageClearHasFreeLinePointers(page);

@@ -87,6 +87,25 @@ sub gaps
 is(gaps('fixed_nvm_am'), '0', 'fixed-width table: no page has a gap among its tuples');
 is(gaps('varied_nvm_am'), '0', 'varied table: no page has a gap among its tuples');
 
+# a prune that frees the last line pointers of a page cuts them off its
+# array, as heap's PageRepairFragmentation does: an aborted HOT update
+# leaves its version in the last line pointer of a page that then has no
+# room for another row, the next read prunes it (nvm_am prunes on a read
+# only then, heap below a tenth free), and pd_lower and pd_upper then equal
+# heap's
+for my $am ('nvm_am', 'heap')
+{
+	sql(qq{CREATE TABLE tail_$am (id int, pad char(200)) USING $am;
+		INSERT INTO tail_$am SELECT g, 'x' FROM generate_series(1, 33) g});
+	sql(qq{BEGIN; UPDATE tail_$am SET id = -id WHERE id = 1; ROLLBACK});
+	sql(qq{SELECT count(*) FROM tail_$am});
+}
+is(sql(q{SELECT lower || ',' || upper FROM page_header(nvm_am.nvm_am_get_raw_page('tail_nvm_am', 0))}),
+	sql(q{SELECT lower || ',' || upper FROM page_header(get_raw_page('tail_heap', 0))}),
+	'a prune that frees the last line pointer leaves the page header as heap\'s');
+is(sql(q{SELECT count(*) FROM heap_page_items(nvm_am.nvm_am_get_raw_page('tail_nvm_am', 0))}),
+	'33', 'the line pointer array is 33 long again');
+
 # a clean restart: the merge cache starts empty, every page with a log is
 # merged again, its prune records replayed
 $node->restart;
