@@ -321,15 +321,15 @@ IplCrcBytes(pg_crc32c crc, const char *p, size_t len)
  * ----------------------------------------------------------------
  */
 
+/* the bytes IplCrcAddTuple copies at a time */
+#define IPL_CRC_CHUNK	32
+
 /*
  * The parts of a page its checksum covers, gathered (IplPageChecksum).  A
  * sound page's parts fit in one buffer; a damaged page's line pointers may
  * name the same bytes many times, and then full buffers are added to the
  * CRC as they fill.
  */
-/* the bytes IplCrcAddTuple copies at a time */
-#define IPL_CRC_CHUNK	32
-
 typedef struct IplCrcBuf
 {
 	pg_crc32c	crc;

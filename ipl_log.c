@@ -54,8 +54,10 @@
  *	  transaction").
  *
  *	  Record bodies: PATCH, a list of (offset, length, bytes) written into
- *	  the page; PRUNE, pd_prune_xid and a list of (offset, line pointer)
- *	  followed by PageRepairFragmentation, which is deterministic.
+ *	  the page; PRUNE_FILL and PRUNE, pd_prune_xid and a list of (offset,
+ *	  line pointer), followed by a deterministic compaction: IplPruneFill
+ *	  (PRUNE_FILL, pools of format version 6) or PageRepairFragmentation
+ *	  (PRUNE, version 5 pools).
  *
  *	  Base images carry a checksum in pd_checksum (ipl_checksum.c), set
  *	  whenever a base is written and checked the first time a frame is
@@ -253,7 +255,11 @@ IplPruneFill(Page page, IplHole *holes, int n)
 	int			upper = ph->pd_upper;
 	int			limit = upper;
 	int			top = 0;			/* holes[top..n) are still open */
-	IplHole		low[MaxHeapTuplesPerPage];	/* off, and line pointer in len */
+	struct
+	{
+		int			off;
+		OffsetNumber lp;
+	}			low[MaxHeapTuplesPerPage];	/* tuples below limit, by offset */
 	int			nlow = 0;
 	int			next = 0;		/* low[next] is the tuple at upper */
 	int			nunused = 0;
@@ -291,7 +297,7 @@ IplPruneFill(Page page, IplHole *holes, int n)
 		for (j = nlow++; j > 0 && low[j - 1].off > (int) ItemIdGetOffset(lp); j--)
 			low[j] = low[j - 1];
 		low[j].off = ItemIdGetOffset(lp);
-		low[j].len = off;
+		low[j].lp = off;
 	}
 
 	while (top < n)
@@ -305,7 +311,7 @@ IplPruneFill(Page page, IplHole *holes, int n)
 			n--;
 			continue;
 		}
-		lp = next < nlow ? PageGetItemId(page, low[next].len) : NULL;
+		lp = next < nlow ? PageGetItemId(page, low[next].lp) : NULL;
 		if (lp == NULL || low[next].off != upper ||
 			(int) MAXALIGN(ItemIdGetLength(lp)) != holes[top].len ||
 			holes[top].off < upper + holes[top].len ||
@@ -405,12 +411,21 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 					if (dry)
 						continue;
 					lp = PageGetItemId(page, item.off);
-					/* the storage a normal line pointer gives up is a hole */
-					if (fill && ItemIdIsNormal(lp) && nholes < (int) lengthof(holes))
+					/*
+					 * The storage a normal line pointer gives up is a hole
+					 * (one more than a page can have tuples: a damaged
+					 * record, compacted as a whole)
+					 */
+					if (fill && ItemIdIsNormal(lp))
 					{
-						holes[nholes].off = ItemIdGetOffset(lp);
-						holes[nholes].len = MAXALIGN(ItemIdGetLength(lp));
-						nholes++;
+						if (nholes == lengthof(holes))
+							fill = false;
+						else
+						{
+							holes[nholes].off = ItemIdGetOffset(lp);
+							holes[nholes].len = MAXALIGN(ItemIdGetLength(lp));
+							nholes++;
+						}
 					}
 					memcpy(lp, &item.lp, sizeof(ItemIdData));
 					if (fill && ItemIdIsNormal(lp))

@@ -17,23 +17,6 @@ use NvmProc;
 # Helpers
 # ---------------------------------------------------------------------
 
-# CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) as PostgreSQL's
-# pg_crc32c computes it: init 0xFFFFFFFF, final xor 0xFFFFFFFF.
-my @crc_table = map {
-	my $c = $_;
-	$c = ($c & 1) ? (($c >> 1) ^ 0x82F63B78) : ($c >> 1) for 1 .. 8;
-	$c;
-} 0 .. 255;
-
-sub crc32c
-{
-	my ($data) = @_;
-	my $crc = 0xFFFFFFFF;
-	$crc = $crc_table[ ($crc ^ $_) & 0xFF ] ^ ($crc >> 8)
-	  for unpack('C*', $data);
-	return $crc ^ 0xFFFFFFFF;
-}
-
 # struct NvmPoolHeader (nvm_pool.c), little-endian, 128 bytes with padding
 my $HDR_FMT = 'Q< L< L< Q< Q< Q< Q< Q< Q< Q< L< L< Q< Q< Q< Q< q< L<';
 my @HDR_FIELDS = qw(magic format_version frame_size system_identifier

@@ -24,22 +24,6 @@ use NvmProc;
 my $node = nvm_node('cksum');
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
-# CRC-32C (Castagnoli, reflected), one byte at a time
-my @crc_table;
-for my $i (0 .. 255)
-{
-	my $c = $i;
-	$c = ($c & 1) ? (($c >> 1) ^ 0x82F63B78) : ($c >> 1) for 1 .. 8;
-	$crc_table[$i] = $c;
-}
-
-sub crc_add
-{
-	my ($crc, $bytes) = @_;
-	$crc = $crc_table[ ($crc ^ $_) & 0xff ] ^ ($crc >> 8) for unpack('C*', $bytes);
-	return $crc;
-}
-
 # page_checksum PAGE, SPC, DB, REL, BLKNO - the checksum of a base image
 sub page_checksum
 {
@@ -47,9 +31,9 @@ sub page_checksum
 	my ($lower, $upper, $special) = unpack('v3', substr($page, 12, 6));
 	my $crc = 0xFFFFFFFF;
 
-	$crc = crc_add($crc, pack('V4', $spc, $db, $rel, $blkno));
-	$crc = crc_add($crc, substr($page, 12, 8));
-	$crc = crc_add($crc, substr($page, 24, $lower - 24));
+	$crc = crc32c_add($crc, pack('V4', $spc, $db, $rel, $blkno));
+	$crc = crc32c_add($crc, substr($page, 12, 8));
+	$crc = crc32c_add($crc, substr($page, 24, $lower - 24));
 	for (my $at = 24; $at < $lower; $at += 4)
 	{
 		my $lp = unpack('V', substr($page, $at, 4));
@@ -58,9 +42,9 @@ sub page_checksum
 		# t_infomask without HEAP_XMIN_COMMITTED, _INVALID, HEAP_XMAX_...
 		my $infomask = unpack('v', substr($tuple, 20, 2)) & ~0x0F00;
 		substr($tuple, 20, 2) = pack('v', $infomask & 0xFFFF);
-		$crc = crc_add($crc, $tuple);
+		$crc = crc32c_add($crc, $tuple);
 	}
-	$crc = crc_add($crc, substr($page, $special));
+	$crc = crc32c_add($crc, substr($page, $special));
 	$crc ^= 0xFFFFFFFF;
 	return ($crc ^ ($crc >> 16)) & 0xFFFF;
 }

@@ -11,11 +11,33 @@ use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
   nvm_node wal_node archive_current_wal pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
-  throttled_vacuum);
+  throttled_vacuum crc32c_add crc32c);
 
 use PostgreSQL::Test::Cluster;
 use Test::More;
 use IPC::Run;
+
+# CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), one byte at a time
+my @crc32c_table = map {
+	my $c = $_;
+	$c = ($c & 1) ? (($c >> 1) ^ 0x82F63B78) : ($c >> 1) for 1 .. 8;
+	$c;
+} 0 .. 255;
+
+# crc32c_add CRC, BYTES - the CRC-32C register CRC advanced over BYTES
+sub crc32c_add
+{
+	my ($crc, $bytes) = @_;
+	$crc = $crc32c_table[ ($crc ^ $_) & 0xFF ] ^ ($crc >> 8) for unpack('C*', $bytes);
+	return $crc;
+}
+
+# crc32c BYTES - CRC-32C as PostgreSQL's pg_crc32c computes it: init
+# 0xFFFFFFFF, final xor 0xFFFFFFFF
+sub crc32c
+{
+	return crc32c_add(0xFFFFFFFF, $_[0]) ^ 0xFFFFFFFF;
+}
 
 # pool files of the nodes made here, removed when the test ends
 my @pools;
