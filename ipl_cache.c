@@ -380,6 +380,7 @@ IplCacheMap(int slot, int dirIndex, BlockNumber blkno, uint64 frame,
 		s->logHasPrune = logHasPrune;
 		s->logAppendOnly = (logUsed == 0);
 		s->usage = 1;
+		s->readerFrame = 0;
 		s->frame = frame;
 		frame_slot[frame] = slot + 1;
 	}
@@ -412,6 +413,8 @@ IplCacheRemap(int slot, uint64 newframe)
 	s->logUsed = 0;
 	s->logHasPrune = false;
 	s->logAppendOnly = true;
+	if (NvmPoolPinCount(oldframe) > 0)
+		s->readerFrame = oldframe;
 	s->frame = newframe;
 	frame_slot[newframe] = slot + 1;
 	SpinLockRelease(IplCacheFrameMutex(newframe));

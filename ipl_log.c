@@ -438,6 +438,7 @@ IplRedoExt(Page page, const IplRecord *rec, Page base, bool verify, bool dry)
 				else
 					PageRepairFragmentation(page);
 				((PageHeader) page)->pd_prune_xid = pruneXid;
+				PageClearFull(page);
 				return true;
 			}
 		default:
@@ -848,6 +849,33 @@ void
 IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref)
 {
 	ref->page = IplImage(dirIndex, blkno, &ref->frame, &ref->src);
+}
+
+/*
+ * IplPageInUse - whether a backend holds page blkno pinned: its current
+ * image (a merge-cache slot), its frame, which a reader of the page in
+ * place pins, or the frame the slot's image was in before the page moved
+ * to a new frame while that reader was on it (a scan that read a clean
+ * page in place, then updated rows on it).  The opportunistic prune asks
+ * it, as heap's needs a cleanup lock (no pin but its own).  Caller holds
+ * the page lock.
+ */
+bool
+IplPageInUse(int dirIndex, BlockNumber blkno)
+{
+	IplPageRef	ref;
+	int			slot;
+	IplSlot    *s;
+
+	IplLookPage(dirIndex, blkno, &ref);
+	if (NvmPoolPinCount(ref.frame) > 0)
+		return true;
+	slot = IplCacheSlotOfPage(ref.page);
+	if (slot < 0)
+		return false;
+	s = IplCacheSlotById(slot);
+	return NvmPoolPinCount(IplCacheSlotPinId(slot)) > 0 ||
+		(s->readerFrame != 0 && NvmPoolPinCount(s->readerFrame) > 0);
 }
 
 /*
@@ -1800,6 +1828,22 @@ IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
 void
 IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 {
+	IplWriteMovedHeader(page, off, newhdr, false);
+}
+
+/*
+ * IplWriteMovedHeader - IplWriteTupleHeader for the old version of an
+ * update; moved says its new version went to another page, and then the
+ * same record sets PD_PAGE_FULL, as heap_update's PageSetFull: the page
+ * had no room, and the next reader prunes it (the hint is part of the
+ * record, so that it survives the image, as pd_prune_xid; a prune clears
+ * it).  Caller holds the page lock exclusively and got page from
+ * IplGetPage.
+ */
+void
+IplWriteMovedHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr,
+					bool moved)
+{
 	ItemId		lp = PageGetItemId(page, off);
 	IplRecBuf  *rb = &recbuf;
 
@@ -1808,6 +1852,12 @@ IplWriteTupleHeader(Page page, OffsetNumber off, HeapTupleHeader newhdr)
 	IplRecPatch(rb, ItemIdGetOffset(lp), newhdr, offsetof(HeapTupleHeaderData, t_hoff));
 	rb->walHdrOff = ItemIdGetOffset(lp);
 	IplRecPrunable(rb, page, newhdr);
+	if (moved && !PageIsFull(page))
+	{
+		uint16		flags = ((PageHeader) page)->pd_flags | PD_PAGE_FULL;
+
+		IplRecPatch(rb, offsetof(PageHeaderData, pd_flags), &flags, sizeof(flags));
+	}
 	IplApply(page, rb);
 }
 
@@ -1913,13 +1963,15 @@ IplSetHintBits(HeapTupleHeader tup, uint16 bits)
 
 /*
  * IplSetPruneXid - remember in pd_prune_xid when pruning the page may pay
- * next time (a hint, like hint bits: not logged).  Caller holds the page
- * lock exclusively.
+ * next time, after a look that found nothing to prune, which clears
+ * PD_PAGE_FULL too, as heap_page_prune (hints, like hint bits: not logged).
+ * Caller holds the page lock exclusively.
  */
 void
 IplSetPruneXid(Page page, TransactionId xid)
 {
 	((PageHeader) page)->pd_prune_xid = xid;
+	PageClearFull(page);
 }
 
 /*

@@ -293,17 +293,143 @@ NvmIndexNewerXid(TransactionId a, TransactionId b)
 }
 
 /*
+ * Bottom-up deletion (an index page about to split under versions of rows
+ * whose indexed columns did not change) looks at the heap blocks most
+ * likely to free the space the index asks for, as heap does: at most
+ * NVM_BOTTOMUP_MAX_BLOCKS blocks, ranked by their count of entries the
+ * index calls promising, and it stops at the first block that frees
+ * nothing more.  Deleting every dead entry instead (what this file did
+ * before) gave indexes other contents than heap's, and with them other
+ * index fetches, other prunes and other row placement.
+ */
+#define NVM_BOTTOMUP_MAX_BLOCKS		6
+#define NVM_BOTTOMUP_NEAR_BLOCKS	3	/* blocks this close count as adjacent */
+
+/* the entries of one heap block, for the bottom-up ranking */
+typedef struct NvmDeleteGroup
+{
+	int			first;			/* its first entry in the TID-sorted array */
+	int			ntids;
+	uint32		rank;			/* promising entries, in power-of-two buckets */
+} NvmDeleteGroup;
+
+static int
+NvmIndexTidCmp(const void *a, const void *b)
+{
+	return ItemPointerCompare(&((TM_IndexDelete *) unconstify(void *, a))->tid,
+							  &((TM_IndexDelete *) unconstify(void *, b))->tid);
+}
+
+static int
+NvmIndexGroupCmp(const void *a, const void *b)
+{
+	const NvmDeleteGroup *ga = a;
+	const NvmDeleteGroup *gb = b;
+	uint32		na = pg_nextpower2_32((uint32) ga->ntids);
+	uint32		nb = pg_nextpower2_32((uint32) gb->ntids);
+
+	/* most promising first, then most entries (bucketed), then by block */
+	if (ga->rank != gb->rank)
+		return ga->rank > gb->rank ? -1 : 1;
+	if (na != nb)
+		return na > nb ? -1 : 1;
+	return ga->first < gb->first ? -1 : (ga->first > gb->first ? 1 : 0);
+}
+
+/*
+ * NvmIndexBottomUpOrder - reorder the TID-sorted entries of a bottom-up
+ * deletion by heap block, most promising blocks first, and keep only the
+ * entries of the first NVM_BOTTOMUP_MAX_BLOCKS blocks.  Small differences
+ * in the counts are noise: the ranks are powers of two, at least 4.
+ * Returns how many blocks at the front lie near each other (at least 1):
+ * those are visited without lowering the space target.
+ */
+static int
+NvmIndexBottomUpOrder(TM_IndexDeleteOp *delstate)
+{
+	NvmDeleteGroup *groups = palloc(sizeof(NvmDeleteGroup) * delstate->ndeltids);
+	TM_IndexDelete *ordered = palloc(sizeof(TM_IndexDelete) * delstate->ndeltids);
+	int			ngroups = 0;
+	int			n = 0;
+	int			nnear = 0;
+	BlockNumber prev = InvalidBlockNumber;
+
+	for (int i = 0; i < delstate->ndeltids; i++)
+	{
+		TM_IndexDelete *d = &delstate->deltids[i];
+		BlockNumber blkno = ItemPointerGetBlockNumber(&d->tid);
+
+		if (ngroups == 0 || blkno != prev)
+		{
+			groups[ngroups].first = i;
+			groups[ngroups].ntids = 0;
+			groups[ngroups].rank = 0;
+			ngroups++;
+			prev = blkno;
+		}
+		groups[ngroups - 1].ntids++;
+		if (delstate->status[d->id].promising)
+			groups[ngroups - 1].rank++;
+	}
+	for (int g = 0; g < ngroups; g++)
+		groups[g].rank = groups[g].rank <= 4 ? 4 : pg_nextpower2_32(groups[g].rank);
+	qsort(groups, ngroups, sizeof(NvmDeleteGroup), NvmIndexGroupCmp);
+	ngroups = Min(ngroups, NVM_BOTTOMUP_MAX_BLOCKS);
+
+	for (int g = 0; g < ngroups; g++)
+	{
+		BlockNumber blkno =
+			ItemPointerGetBlockNumber(&delstate->deltids[groups[g].first].tid);
+
+		if (g > 0 && nnear == g &&
+			(int64) blkno >= (int64) prev - NVM_BOTTOMUP_NEAR_BLOCKS &&
+			(int64) blkno <= (int64) prev + NVM_BOTTOMUP_NEAR_BLOCKS)
+			nnear++;
+		else if (g == 0)
+			nnear = 1;
+		prev = blkno;
+		memcpy(ordered + n, delstate->deltids + groups[g].first,
+			   sizeof(TM_IndexDelete) * groups[g].ntids);
+		n += groups[g].ntids;
+	}
+	memcpy(delstate->deltids, ordered, sizeof(TM_IndexDelete) * n);
+	delstate->ndeltids = n;
+	pfree(ordered);
+	pfree(groups);
+	return nnear;
+}
+
+/*
  * NvmIndexDeleteTuples - tell an index which of its entries point to
- * row versions that no transaction can see any more, so that it can remove
- * them instead of splitting a page.  Safe because nvm_am never reuses a
- * TID.  Returns the newest xid that deleted one of them (for conflicts on
- * a standby reading the index).
+ * row versions that no transaction can see any more (every version of the
+ * chain the entry leads to dead to all), so that it can remove them
+ * instead of splitting a page; entries it already knows to be dead (marked
+ * by earlier scans) are taken as they are.  A bottom-up deletion looks at
+ * a few blocks only (NvmIndexBottomUpOrder): it stops after the block that
+ * met the index's space target, or after one that freed nothing more, and
+ * the target halves at each block that is not near the ones before.
+ * delstate->ndeltids is cut after the last deletable entry, as the index
+ * expects.  Returns the newest xid that deleted one of them (for conflicts
+ * on a standby reading the index).  Takes each page lock shared in turn.
  */
 TransactionId
 NvmIndexDeleteTuples(Relation rel, TM_IndexDeleteOp *delstate)
 {
 	int			dirIndex = NvmStorageRelDirIndex(rel);
 	TransactionId latest = InvalidTransactionId;
+	BlockNumber curblock = InvalidBlockNumber;
+	int			nfinal = 0;
+	int			nblocks = 0;
+	int			nnear = 0;
+	int			target = delstate->bottomupfreespace;
+	int			freed = 0;
+	int			freedBefore = 0;
+	bool		lastBlock = false;
+
+	qsort(delstate->deltids, delstate->ndeltids, sizeof(TM_IndexDelete),
+		  NvmIndexTidCmp);
+	if (delstate->bottomup)
+		nnear = NvmIndexBottomUpOrder(delstate);
 
 	for (int i = 0; i < delstate->ndeltids; i++)
 	{
@@ -319,6 +445,21 @@ NvmIndexDeleteTuples(Relation rel, TM_IndexDeleteOp *delstate)
 		Page		page;
 		HeapTupleData tup;
 
+		if (blkno != curblock)
+		{
+			if (delstate->bottomup)
+			{
+				if (lastBlock || (nblocks > 0 && freed == freedBefore))
+					break;
+				freedBefore = freed;
+				if (nnear > 0)
+					nnear--;
+				else
+					target /= 2;
+			}
+			curblock = blkno;
+			nblocks++;
+		}
 		if (blkno >= NvmPoolRelNBlocks(dirIndex))
 			continue;
 		lock = NvmPoolPageLock(dirIndex, blkno);
@@ -332,7 +473,8 @@ NvmIndexDeleteTuples(Relation rel, TM_IndexDeleteOp *delstate)
 			if (!NvmTupleDeadToAll(rel, &tup, &deleter))
 			{
 				dead = false;
-				break;
+				if (!st->knowndeletable)
+					break;
 			}
 			chainLatest = NvmIndexNewerXid(chainLatest, deleter);
 			atRoot = false;
@@ -341,11 +483,22 @@ NvmIndexDeleteTuples(Relation rel, TM_IndexDeleteOp *delstate)
 				break;
 		}
 		LWLockRelease(lock);
-		if (!dead)
-			continue;
-		st->knowndeletable = true;
+		if (!st->knowndeletable)
+		{
+			if (!dead)
+				continue;
+			st->knowndeletable = true;
+			if (delstate->bottomup)
+			{
+				freed += st->freespace;
+				if (freed >= target)
+					lastBlock = true;
+			}
+		}
 		latest = NvmIndexNewerXid(latest, chainLatest);
+		nfinal = i + 1;
 	}
+	delstate->ndeltids = nfinal;
 	return latest;
 }
 

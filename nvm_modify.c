@@ -621,19 +621,13 @@ retry:
 		NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
 		if (hot)
 			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+		/*
+		 * A page without room is not pruned here, as heap does not: the
+		 * new version goes to another page, and the old page is marked
+		 * full for its next reader to prune (IplWriteMovedHeader).
+		 */
 		off = IplUpdateTuple(page, blkno, heaptup,
 							 ItemPointerGetOffsetNumber(otid), &hdr);
-		if (off == InvalidOffsetNumber &&
-			NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId, NULL))
-		{
-			page = IplGetPage(dirIndex, blkno);
-			NvmSetTuple(&oldtup, rel, page, blkno, ItemPointerGetOffsetNumber(otid));
-			NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
-			if (hot)
-				hdr.t_infomask2 |= HEAP_HOT_UPDATED;
-			off = IplUpdateTuple(page, blkno, heaptup,
-								 ItemPointerGetOffsetNumber(otid), &hdr);
-		}
 		if (off != InvalidOffsetNumber)
 		{
 			LWLockRelease(lock);
@@ -685,7 +679,9 @@ retry:
 		/* from the header as it is now: hint bits may have come, or freezing */
 		NvmRowLockSetXmax(&hdr, &oldtup, xmax, cid, bits, bits2, true);
 		hdr.t_ctid = heaptup->t_self;
-		IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+		IplWriteMovedHeader(page, ItemPointerGetOffsetNumber(otid), &hdr,
+							ItemPointerGetBlockNumber(&heaptup->t_self) !=
+							ItemPointerGetBlockNumber(otid));
 		LWLockRelease(lock);
 		NvmRowLockReleaseTuple(rel, otid, &tuplock);
 		return NvmModifyUpdated(rel, slot, newtup, heaptup, oldrow, false,
@@ -718,7 +714,9 @@ retry:
 	page = NvmRowLockPage(rel, dirIndex, otid, &oldtup, &lock, false);
 	memcpy(&hdr, oldtup.t_data, sizeof(hdr));
 	hdr.t_ctid = newtup->t_self;
-	IplWriteTupleHeader(page, ItemPointerGetOffsetNumber(otid), &hdr);
+	IplWriteMovedHeader(page, ItemPointerGetOffsetNumber(otid), &hdr,
+						ItemPointerGetBlockNumber(&newtup->t_self) !=
+						ItemPointerGetBlockNumber(otid));
 	LWLockRelease(lock);
 
 	if (oldcopy)
@@ -820,8 +818,6 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 {
 	BlockNumber nblocks;
 	BlockNumber blkno;
-	BlockNumber target;
-	int			fsmTries = 0;
 	Size		len = MAXALIGN(tup->t_len);
 	Size		saveFreeSpace;
 	Size		targetFreeSpace;
@@ -842,84 +838,63 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 	reserve = targetFreeSpace - len;
 
 	/*
-	 * As heap: the page this backend last inserted into (kept with the
-	 * relation's smgr entry), else one the free space map offers, else the
-	 * last page.
+	 * As heap's RelationGetBufferForTuple: the page this backend last
+	 * inserted into (kept with the relation's smgr entry), else one the
+	 * free space map offers, else the last page.
 	 */
 	nblocks = NvmPoolRelNBlocks(dirIndex);
-	target = RelationGetTargetBlock(rel);
-	if (target == InvalidBlockNumber || target >= nblocks)
-	{
-		target = (useFsm && nblocks > 0) ?
-			GetPageWithFreeSpace(rel, targetFreeSpace) : InvalidBlockNumber;
-		if (target >= nblocks)
-			target = InvalidBlockNumber;
-		fsmTries = 1;
-	}
-	blkno = target != InvalidBlockNumber ? target :
-		nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
+	blkno = RelationGetTargetBlock(rel);
+	if (blkno >= nblocks && useFsm && nblocks > 0)
+		blkno = GetPageWithFreeSpace(rel, targetFreeSpace);
+	if (blkno >= nblocks)
+		blkno = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
 
 	for (;;)
 	{
-		Size		avail = 0;
-
-		if (blkno != InvalidBlockNumber)
+		while (blkno != InvalidBlockNumber)
 		{
 			LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 			OffsetNumber off;
 			IplReadSource src;
 			Page		page;
+			Size		avail;
+			BlockNumber cand;
 
 			LWLockAcquire(lock, LW_EXCLUSIVE);
 			page = IplReadPage(dirIndex, blkno, &src);
 			NvmScanCountChange(rel, src == IPL_READ_CACHED);
 			off = IplAddTuple(page, blkno, tup, keepCtid, reserve);
-			if (off == InvalidOffsetNumber && NvmPrunePage(rel, dirIndex, blkno, false,
-														   InvalidTransactionId, NULL))
-				off = IplAddTuple(IplGetPage(dirIndex, blkno), blkno, tup, keepCtid,
-							  reserve);
 
 			/*
 			 * A page that took the tuple is not all-visible any more (still
 			 * under the page lock, before any index entry can lead to the
-			 * tuple); a full page keeps its bits.
+			 * tuple); a full page keeps its bits.  A full page is not pruned
+			 * here, as heap does not: its dead versions wait for the next
+			 * reader (NvmPruneBeforeRead), and the tuple goes where heap
+			 * would put it.
 			 */
 			if (off != InvalidOffsetNumber)
+			{
 				NvmVismapClear(rel, dirIndex, blkno, VISIBILITYMAP_VALID_BITS);
-			else
-			{
-				avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
-				if (blkno == RelationGetTargetBlock(rel))
-					IplSeal(dirIndex, blkno, !inserting);
-			}
-			LWLockRelease(lock);
-			if (off != InvalidOffsetNumber)
-			{
+				LWLockRelease(lock);
 				RelationSetTargetBlock(rel, blkno);
 				return;
 			}
-		}
+			avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
+			if (blkno == RelationGetTargetBlock(rel))
+				IplSeal(dirIndex, blkno, !inserting);
+			LWLockRelease(lock);
 
-		/*
-		 * The page is full: ask the free space map (filled by VACUUM) for a
-		 * page with room, correcting what it said about this one; a few
-		 * times at most.  FSM pages live in shared buffers: never consult
-		 * it with a page lock held.
-		 */
-		nblocks = NvmPoolRelNBlocks(dirIndex);
-		if (useFsm && fsmTries < 4)
-		{
-			BlockNumber cand;
-
-			cand = (fsmTries == 0 || blkno == InvalidBlockNumber) ?
-				GetPageWithFreeSpace(rel, targetFreeSpace) :
-				RecordAndGetPageWithFreeSpace(rel, blkno, avail, targetFreeSpace);
-			fsmTries++;
-			if (cand != InvalidBlockNumber && cand < nblocks && cand != blkno)
-			{
-				blkno = cand;
-				continue;
-			}
+			/*
+			 * The page is full: tell the free space map what it has, and ask
+			 * it for a page with room, as often as it offers one.  FSM pages
+			 * live in shared buffers: never consult it with a page lock held.
+			 */
+			if (!useFsm)
+				break;
+			cand = RecordAndGetPageWithFreeSpace(rel, blkno, avail, targetFreeSpace);
+			blkno = (cand < NvmPoolRelNBlocks(dirIndex) && cand != blkno) ?
+				cand : InvalidBlockNumber;
 		}
 
 		/*

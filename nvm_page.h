@@ -69,6 +69,7 @@ typedef struct IplPageRef
 } IplPageRef;
 
 extern void IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref);
+extern bool IplPageInUse(int dirIndex, BlockNumber blkno);
 extern Page IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf);
 extern void IplDropPage(uint64 *held);
 
@@ -152,6 +153,8 @@ extern OffsetNumber IplUpdateTuple(Page page, BlockNumber blkno,
 								  HeapTupleHeader oldhdr);
 extern void IplWriteTupleHeader(Page page, OffsetNumber off,
 								HeapTupleHeader newhdr);
+extern void IplWriteMovedHeader(Page page, OffsetNumber off,
+								HeapTupleHeader newhdr, bool moved);
 extern void IplSetUnused(Page page, OffsetNumber *offs, int n);
 extern void IplSetHintBits(HeapTupleHeader tup, uint16 bits);
 extern void IplSetPruneXid(Page page, TransactionId xid);
@@ -191,6 +194,9 @@ typedef struct IplSlot
 								 * layout differs from the base's */
 	bool		logAppendOnly;	/* only IPL_RECF_APPEND records among them */
 	uint32		usage;			/* clock-sweep usage count */
+	uint64		readerFrame;	/* an earlier frame of the page, left while
+								 * a reader had it pinned (IplPageInUse);
+								 * 0 = none */
 } IplSlot;
 
 extern int	IplCacheSlots(void);

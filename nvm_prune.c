@@ -10,9 +10,14 @@
  *	  dead when the whole chain is dead (index entries still point to it);
  *	  a dead tuple outside any chain leaves a dead line pointer, or, being
  *	  heap-only (its update aborted), a free one.  This file only decides;
- *	  the page layer carries the decision out (IplPruneExecute), writing
- *	  the pruned page copy-on-write, since scans may point into the old
- *	  image.
+ *	  the page layer carries the decision out (IplPruneExecute), in place
+ *	  when nobody has the image pinned, else (VACUUM) copy-on-write, since
+ *	  scans may point into the old image.
+ *
+ *	  When: heap_page_prune_opt's rule (NvmPruneWorthIt), by a reader that
+ *	  comes to a page nobody else has pinned (NvmPruneBeforeRead), and by
+ *	  VACUUM; never by an insert or update that finds its page full.  The
+ *	  same rule as heap's puts rows where heap puts them.
  *
  *	  A version is dead when its deleter committed before every running
  *	  transaction's snapshot (GlobalVis, or VACUUM's OldestXmin when it
@@ -167,53 +172,26 @@ NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *of
 }
 
 /*
- * NvmPruneWorthIt - whether a reader about to look at page should prune it
- * first: a deleter on the page may be dead to everyone (pd_prune_xid) and
- * the page has no room for another tuple of its average size (over the
- * line pointers that hold a tuple).  Heap's
- * heap_page_prune_opt prunes below a tenth of the page already; that is
- * cheap for heap, but here every prune is a persisted record, and pruning
- * while there is room for several tuples keeps freeing one version at a
- * time (each update on a full page leaves one dead version).  Pruning only
- * when the next tuple would not fit lets the dead versions collect, so
- * that each prune frees more of them.  Caller holds the page lock, shared
- * is enough.
+ * NvmPruneWorthIt - whether page should be pruned before it is read or
+ * changed: heap_page_prune_opt's rule.  A deleter on the page may be dead
+ * to everyone (pd_prune_xid), and the page is low on space: an update
+ * found no room for its new version there (PD_PAGE_FULL), or less than
+ * the fillfactor's reserve or a tenth of the page is free.  The same rule
+ * as heap's keeps rows where heap keeps them, and with them the order of
+ * scans without ORDER BY.  Caller holds the page lock, shared is enough.
  */
-static bool
+bool
 NvmPruneWorthIt(Relation rel, Page page)
 {
-	PageHeader	ph = (PageHeader) page;
-	TransactionId pruneXid = ph->pd_prune_xid;
-	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-	Size		used = ph->pd_special - ph->pd_upper;
-	Size		free;
+	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
+	Size		minfree;
 
-	if (!TransactionIdIsValid(pruneXid) || maxoff == 0)
+	if (!TransactionIdIsValid(pruneXid))
 		return false;
-	free = PageGetHeapFreeSpace(page);
-
-	/*
-	 * The average over the line pointers that hold a tuple: redirects and
-	 * dead or free line pointers hold none, and a page that has been
-	 * pruned has many, which made the average look small enough to fit
-	 * when the next version did not; the updater found no room then and
-	 * pruned instead, copy-on-write, since its own scan had the page pinned.
-	 * A tuple of the average size, used / nstored, fits in free (with its
-	 * line pointer) once nstored reaches need: the count stops there.  A
-	 * page read again and again while it has room (a hot page that keeps
-	 * some free space, with a deleter in pd_prune_xid and a long line
-	 * pointer array) is then settled by its first few tuples, not by a
-	 * walk over every line pointer at every read.
-	 */
-	if (free >= sizeof(ItemIdData))
-	{
-		Size		need = used / (free - sizeof(ItemIdData) + 1) + 1;
-		Size		nstored = 0;
-
-		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-			if (ItemIdHasStorage(PageGetItemId(page, off)) && ++nstored >= need)
-				return false;
-	}
+	minfree = Max(RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR),
+				  BLCKSZ / 10);
+	if (!PageIsFull(page) && PageGetHeapFreeSpace(page) >= minfree)
+		return false;
 	return GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), pruneXid);
 }
 
@@ -245,7 +223,8 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 	LWLockRelease(lock);
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))
 	{
-		if (NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)))
+		if (NvmPruneWorthIt(rel, IplGetPage(dirIndex, blkno)) &&
+			!IplPageInUse(dirIndex, blkno))
 			(void) NvmPrunePage(rel, dirIndex, blkno, false, InvalidTransactionId,
 							   NULL);
 		LWLockRelease(lock);
@@ -311,6 +290,9 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
 		r = NvmTupleSatisfiesVacuum(&tup, InvalidTransactionId, &deleter);
+		/* a deleter still running makes the page prunable later, as in heap */
+		if (r == HEAPTUPLE_DELETE_IN_PROGRESS)
+			deleter = HeapTupleHeaderGetUpdateXid(tup.t_data);
 		if (r == HEAPTUPLE_DEAD)
 			dead[off] = true;
 		else if (r == HEAPTUPLE_RECENTLY_DEAD &&

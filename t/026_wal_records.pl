@@ -124,9 +124,12 @@ sub record_bytes
 	my ($sql, $rmgr, $type) = @_;
 	my $lsn = psql_p('SELECT pg_current_wal_flush_lsn()');
 	psql_p($sql);
+	# the change itself, not a prune its statement's read made (heap's are
+	# records of their own type)
 	return psql_p(qq{SELECT max(record_length - fpi_length)
 	                   FROM pg_get_wal_records_info('$lsn', pg_current_wal_flush_lsn())
-	                  WHERE resource_manager = '$rmgr' AND record_type = '$type'});
+	                  WHERE resource_manager = '$rmgr' AND record_type = '$type'
+	                    AND description NOT LIKE '%prune%'});
 }
 for my $case (
 	[ 'an update of one column', 'UPDATE %s SET abalance = abalance + 7 WHERE aid = 5', 'HOT_UPDATE' ],
