@@ -883,33 +883,21 @@ IplPageInUse(int dirIndex, BlockNumber blkno)
  * fetch that keeps pointers into it after releasing the page lock: the
  * image is pinned in *held (and the pin of what *held pinned before
  * dropped).  With nvm_am.read_mode = copy and a copy buffer given, the
- * image is copied there instead, and nothing stays pinned.  Caller holds
- * the page lock, taken before ref was filled and held since.
+ * image is copied there and the copy returned; the pin is taken all the
+ * same, as heap's scan keeps its buffer pinned: an opportunistic prune
+ * leaves a page alone while a reader is on it (IplPageInUse), in both
+ * modes, so that rows go where heap puts them.  Caller holds the page
+ * lock, taken before ref was filled and held since.
  */
 Page
 IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 {
 	Page		page = ref->page;
 	int			slot = IplCacheSlotOfPage(page);
+	bool		copy = copybuf != NULL && nvm_read_mode == NVM_READ_COPY;
 	uint64		id;
 
-	if (copybuf != NULL && nvm_read_mode == NVM_READ_COPY)
-	{
-		IplDropPage(held);
-		memcpy(copybuf, page, BLCKSZ);
-		NvmPoolCountAdd(NVM_STAT_COPIED_PAGE_READS, 1);
-		return (Page) copybuf;
-	}
-	if (slot >= 0)
-	{
-		id = IplCacheSlotPinId(slot);
-		NvmPoolCountAdd(NVM_STAT_MERGED_PAGE_READS, 1);
-	}
-	else
-	{
-		id = ref->frame;
-		NvmPoolCountAdd(NVM_STAT_REDIRECTED_PAGE_READS, 1);
-	}
+	id = slot >= 0 ? IplCacheSlotPinId(slot) : ref->frame;
 	if (*held != id)
 	{
 		NvmPoolPinFrame(id);
@@ -917,6 +905,14 @@ IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 			NvmPoolUnpinFrame(*held);
 		*held = id;
 	}
+	if (copy)
+	{
+		memcpy(copybuf, page, BLCKSZ);
+		NvmPoolCountAdd(NVM_STAT_COPIED_PAGE_READS, 1);
+		return (Page) copybuf;
+	}
+	NvmPoolCountAdd(slot >= 0 ? NVM_STAT_MERGED_PAGE_READS :
+					NVM_STAT_REDIRECTED_PAGE_READS, 1);
 	return page;
 }
 

@@ -270,49 +270,53 @@ NvmModifyFillsPage(HeapTuple *tups, int n, Size saveFreeSpace)
 /*
  * NvmModifyFillNewPages - place the first of tups[0..n) and those after it
  * on new pages, each built in memory and written whole (IplNewPageFilled),
- * for as long as they fill a page, provided the page this backend inserts
- * into has no room for the first; fewer rows than a page go to a new page
- * of their own only when the free space map (useFsm) offers no page with
- * room.  Returns how many it placed (0: none, they go one by one; then
- * *fitCurrent tells how many the current page has room for).  As heap's
- * multi-insert, a new page takes as many rows as fit within the
- * fillfactor.
+ * for as long as they fill a page, provided no page has room for the first:
+ * not the page heap's multi-insert would try first (RelationGetBufferForTuple:
+ * the page this backend inserts into, else one the free space map offers,
+ * else the last page), nor, that one being full, one the free space map
+ * offers then.  Returns how many it placed (0: none, they go one by one
+ * (NvmModifyPlaceTuple, which finds the same page); then *fitCurrent tells
+ * how many the page tried first has room for).  As heap's multi-insert, a
+ * new page takes as many rows as fit within the fillfactor.
  */
 static int
 NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 					  bool useFsm, int *fitCurrent)
 {
 	Size		saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
-	BlockNumber target = RelationGetTargetBlock(rel);
+	Size		need = MAXALIGN(tups[0]->t_len) + saveFreeSpace;
 	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
+	BlockNumber target = RelationGetTargetBlock(rel);
 	int			placed = 0;
 
 	*fitCurrent = 0;
-	if (target != InvalidBlockNumber && target < nblocks)
+	if (target >= nblocks && useFsm && nblocks > 0)
+		target = GetPageWithFreeSpace(rel, need);
+	if (target >= nblocks)
+		target = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
+	if (target != InvalidBlockNumber)
 	{
 		LWLock	   *lock = NvmPoolPageLock(dirIndex, target);
 		Size		avail;
+		Size		left;
 
 		LWLockAcquire(lock, LW_SHARED);
 		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, target));
 		LWLockRelease(lock);
 
-		/* the current page first: how many of the rows it takes */
+		/* that page first: how many of the rows it takes */
+		left = avail;
 		while (*fitCurrent < n &&
-			   MAXALIGN(tups[*fitCurrent]->t_len) + saveFreeSpace <= avail)
-			avail -= MAXALIGN(tups[(*fitCurrent)++]->t_len) + sizeof(ItemIdData);
+			   MAXALIGN(tups[*fitCurrent]->t_len) + saveFreeSpace <= left)
+			left -= MAXALIGN(tups[(*fitCurrent)++]->t_len) + sizeof(ItemIdData);
 		if (*fitCurrent > 0)
 			return 0;
-	}
 
-	/*
-	 * Less than a page of rows, and no room for them on the current page:
-	 * a page the free space map offers takes them one by one; without one
-	 * they would go to a new page anyway, which is built with them all.
-	 */
-	if (!NvmModifyFillsPage(tups, n, saveFreeSpace) && useFsm && nblocks > 0 &&
-		GetPageWithFreeSpace(rel, MAXALIGN(tups[0]->t_len) + saveFreeSpace) < nblocks)
-		return 0;
+		/* full: the free space map learns so, and may offer another */
+		if (useFsm &&
+			RecordAndGetPageWithFreeSpace(rel, target, avail, need) < NvmPoolRelNBlocks(dirIndex))
+			return 0;
+	}
 	do
 	{
 		BlockNumber blkno;

@@ -2,8 +2,9 @@
 """placement_fuzz.py - does nvm_am put rows where heap puts them?
 
 Runs the same random mix of statements (inserts of rows of varied length,
-updates that keep or change the row length, updates of an indexed column,
-deletes, sequential and index scans, VACUUM) against an nvm_am table and a
+COPY, rows long enough for TOAST, updates that keep or change the row
+length, updates of an indexed column, updates rolled back, deletes,
+sequential and index scans, VACUUM) against an nvm_am table and a
 heap table, alternately, each statement in its own session as psql -c runs
 it, and compares every row's ctid after each statement.  Equal ctids mean
 equal pages: the same prunes, the same free-space-map answers, the same
@@ -28,7 +29,7 @@ def statements(seed, steps):
     out = []
     for _ in range(steps):
         op = rnd.choice(["ins", "ins", "upd", "upd", "upd", "updk", "del",
-                         "sel", "sel", "idx", "vac"])
+                         "sel", "sel", "idx", "vac", "abort", "copy", "toast"])
         if op == "ins":
             n = rnd.choice([1, 5, 50, 300])
             ln = rnd.randint(1, padw)
@@ -57,6 +58,21 @@ def statements(seed, steps):
             hi = rnd.randint(0, max(nid, 1)) + 50
             sql = ("SELECT count(*) FROM (SELECT v FROM f_T WHERE id BETWEEN %d AND %d) s"
                    % (lo, hi))
+        elif op == "abort":
+            m = rnd.choice([2, 5, 10])
+            sql = ("BEGIN; UPDATE f_T SET v = v + 1, pad = pad || 'z' WHERE id %% %d = %d; "
+                   "ROLLBACK" % (m, rnd.randrange(m)))
+        elif op == "copy":
+            n = rnd.choice([10, 200, 1000])
+            sql = ("COPY f_T FROM PROGRAM 'seq %d %d | sed \"s/.*/&,1,0,%s/\"' "
+                   "WITH (FORMAT csv)" % (nid + 1, nid + n, "c" * rnd.randint(1, padw)))
+            nid += n
+        elif op == "toast":
+            n = rnd.choice([1, 5])
+            sql = ("INSERT INTO f_T SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') "
+                   "FROM generate_series(1, %d) i) FROM generate_series(%d, %d) g"
+                   % (rnd.choice([20, 100, 300]), nid + 1, nid + n))
+            nid += n
         else:
             sql = "VACUUM f_T"
         out.append(sql)
