@@ -254,6 +254,23 @@ NvmModifyCheckSize(HeapTuple tup)
 }
 
 /*
+ * NvmModifyTargetFreeSpace - the free space a page must have to take a
+ * tuple of len bytes, as RelationGetBufferForTuple computes it: the tuple
+ * and the fillfactor's reserve, or for a tuple too big for a page that
+ * keeps the reserve, a nearly empty page.
+ */
+static Size
+NvmModifyTargetFreeSpace(Relation rel, Size len)
+{
+	Size		saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
+
+	len = MAXALIGN(len);
+	if (len + saveFreeSpace > MaxHeapTupleSize)
+		return Max(len, NVM_NEARLY_EMPTY_FREE_SPACE);
+	return len + saveFreeSpace;
+}
+
+/*
  * NvmModifyFillsPage - would tups[0..n) fill a new page within the
  * fillfactor's free space (saveFreeSpace)?
  */
@@ -284,7 +301,7 @@ NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 					  bool useFsm, int *fitCurrent)
 {
 	Size		saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
-	Size		need = MAXALIGN(tups[0]->t_len) + saveFreeSpace;
+	Size		need = NvmModifyTargetFreeSpace(rel, tups[0]->t_len);
 	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
 	BlockNumber target = RelationGetTargetBlock(rel);
 	int			placed = 0;
@@ -309,19 +326,49 @@ NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 		while (*fitCurrent < n &&
 			   MAXALIGN(tups[*fitCurrent]->t_len) + saveFreeSpace <= left)
 			left -= MAXALIGN(tups[(*fitCurrent)++]->t_len) + sizeof(ItemIdData);
+		/*
+		 * NvmModifyPlaceTuple starts from the page chosen here: the free
+		 * space map is asked no more often than heap asks it, since each
+		 * search moves where its next one starts
+		 */
 		if (*fitCurrent > 0)
+		{
+			RelationSetTargetBlock(rel, target);
 			return 0;
+		}
 
 		/* full: the free space map learns so, and may offer another */
-		if (useFsm &&
-			RecordAndGetPageWithFreeSpace(rel, target, avail, need) < NvmPoolRelNBlocks(dirIndex))
-			return 0;
+		if (useFsm)
+		{
+			BlockNumber cand = RecordAndGetPageWithFreeSpace(rel, target, avail, need);
+
+			if (cand < NvmPoolRelNBlocks(dirIndex))
+			{
+				RelationSetTargetBlock(rel, cand);
+				return 0;
+			}
+		}
 	}
 	do
 	{
 		BlockNumber blkno;
 		int			got;
 
+		/*
+		 * The page filled last is full: as heap's next batch finds it, the
+		 * free space map learns what it has left
+		 */
+		if (placed > 0 && useFsm)
+		{
+			BlockNumber last = RelationGetTargetBlock(rel);
+			LWLock	   *lock = NvmPoolPageLock(dirIndex, last);
+			Size		avail;
+
+			LWLockAcquire(lock, LW_SHARED);
+			avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, last));
+			LWLockRelease(lock);
+			RecordPageWithFreeSpace(rel, last, avail);
+		}
 		LockRelationForExtension(rel, ExclusiveLock);
 		got = IplNewPageFilled(dirIndex, tups + placed, n - placed, saveFreeSpace,
 							   &blkno);
@@ -519,6 +566,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	HeapTupleHeaderData hdr;
 	HeapTupleHeaderData seen;
 	bool		noToast;
+	bool		hot;
 	int			tries = 0;
 	LWLock	   *lock;
 	Page		page;
@@ -609,10 +657,10 @@ retry:
 	 * (IplUpdateTuple): one drain, and a crash keeps both or neither.
 	 */
 	noToast = NvmModifyNoToastWork(&oldtup, newtup);
+	hot = NvmRowLockAttrsEqual(rel, hotattrs, &oldtup, newtup);
 	if (noToast)
 	{
 		BlockNumber blkno = ItemPointerGetBlockNumber(otid);
-		bool		hot = NvmRowLockAttrsEqual(rel, hotattrs, &oldtup, newtup);
 		OffsetNumber off;
 
 		heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, NULL);
@@ -710,6 +758,44 @@ retry:
 	heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
 	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
+
+	/*
+	 * As heap_update after its TOAST work: the new version stays on the old
+	 * one's page when it fits there, a HOT update if no indexed column
+	 * changed (hot, decided on the values before TOAST); then the old
+	 * version is linked to it in the same record.  Nobody changed the old
+	 * version meanwhile: it says "being updated by us".
+	 */
+	page = NvmRowLockPage(rel, dirIndex, otid, &oldtup, &lock, false);
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(otid);
+		OffsetNumber off;
+
+		if (hot)
+			HeapTupleHeaderSetHeapOnly(heaptup->t_data);
+		memcpy(&hdr, oldtup.t_data, sizeof(hdr));
+		if (hot)
+			hdr.t_infomask2 |= HEAP_HOT_UPDATED;
+		off = IplUpdateTuple(page, blkno, heaptup, ItemPointerGetOffsetNumber(otid),
+							 &hdr);
+		if (off != InvalidOffsetNumber)
+		{
+			LWLockRelease(lock);
+			newtup->t_self = heaptup->t_self;
+			ItemPointerCopy(&newtup->t_self, &newtup->t_data->t_ctid);
+			if (oldcopy)
+				heap_freetuple(oldcopy);
+			result = NvmModifyUpdated(rel, slot, newtup, heaptup, oldrow, hot,
+									  shouldFree, update_indexes, hotattrs,
+									  keyattrs, idattrs);
+			if (heaptup != newtup)
+				heap_freetuple(heaptup);
+			return result;
+		}
+		if (hot)
+			HeapTupleHeaderClearHeapOnly(heaptup->t_data);
+	}
+	LWLockRelease(lock);
 	NvmModifyPlaceTuple(rel, dirIndex, heaptup, false, false, true);
 	newtup->t_self = heaptup->t_self;
 	ItemPointerCopy(&newtup->t_self, &newtup->t_data->t_ctid);
@@ -823,7 +909,6 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 	BlockNumber nblocks;
 	BlockNumber blkno;
 	Size		len = MAXALIGN(tup->t_len);
-	Size		saveFreeSpace;
 	Size		targetFreeSpace;
 	Size		reserve;
 
@@ -834,11 +919,7 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 	 * rows (HOT updates ignore it).  A tuple too big for a page that keeps
 	 * that space goes to a nearly empty page instead, as in heap.
 	 */
-	saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
-	if (len + saveFreeSpace > MaxHeapTupleSize)
-		targetFreeSpace = Max(len, NVM_NEARLY_EMPTY_FREE_SPACE);
-	else
-		targetFreeSpace = len + saveFreeSpace;
+	targetFreeSpace = NvmModifyTargetFreeSpace(rel, len);
 	reserve = targetFreeSpace - len;
 
 	/*
