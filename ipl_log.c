@@ -1520,17 +1520,25 @@ IplNewPageFilled(int dirIndex, HeapTuple *tups, int n, Size reserve,
  * IplTupleItem - what placing a tuple of len bytes at off under line
  * pointer lp changes on page (as it is before) besides the tuple: the line
  * pointer, in item, and the 8-byte word at offset 8 (pd_checksum,
- * pd_flags, pd_lower, pd_upper), in word.  IplTupleRecord places tuples so,
- * and WAL redo derives from it what a page record leaves out (ipl_wal.c).
+ * pd_flags, pd_lower, pd_upper), in word.  A line pointer appended while
+ * PD_HAS_FREE_LINES is set means none was free (IplTupleRecord looked):
+ * the hint is cleared, as PageAddItem clears it.  IplTupleRecord places
+ * tuples so, and WAL redo derives from it what a page record leaves out
+ * (ipl_wal.c).
  */
 void
 IplTupleItem(Page page, OffsetNumber lp, int off, int len, ItemIdData *item,
 			 uint16 word[4])
 {
+	StaticAssertStmt(offsetof(PageHeaderData, pd_flags) == 10,
+					 "page header layout");
 	ItemIdSetNormal(item, off, len);
 	memcpy(word, (char *) page + 8, 4 * sizeof(uint16));
 	if (lp > PageGetMaxOffsetNumber(page))
+	{
 		word[2] += sizeof(ItemIdData);
+		word[1] &= ~PD_HAS_FREE_LINES;
+	}
 	word[3] = off;
 }
 

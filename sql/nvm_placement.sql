@@ -673,6 +673,21 @@ INSERT INTO placement_log SELECT 'seed 110', 60, placement_differs('m110_nvm', '
 SELECT mix, count(*) AS statements, count(*) FILTER (WHERE differing > 0) AS differing,
        min(step) FILTER (WHERE differing > 0) AS first_differing
   FROM placement_log GROUP BY mix ORDER BY mix;
+-- and the page headers are heap's: pd_lower, pd_upper, and the flags heap
+-- and nvm_am both keep (PD_HAS_FREE_LINES, which PageAddItem clears when
+-- it finds no free line pointer, and PD_PAGE_FULL; nvm_am keeps
+-- all-visible in its own map only)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pageinspect;
+RESET client_min_messages;
+SELECT m AS mix, count(*) AS pages,
+       count(*) FILTER (WHERE a.lower <> b.lower OR a.upper <> b.upper) AS other_bounds,
+       count(*) FILTER (WHERE (a.flags & 3) <> (b.flags & 3)) AS other_flags
+  FROM unnest(ARRAY['m5', 'm7', 'm110']) m,
+       generate_series(0, pg_relation_size(m || '_heap') / 8192 - 1) g,
+       page_header(nvm_am.nvm_am_get_raw_page(m || '_nvm', g::int)) a,
+       page_header(get_raw_page(m || '_heap', g::int)) b
+ GROUP BY m ORDER BY m;
 SELECT count(*) FROM nvm_am.nvm_am_check('m5_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m7_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m110_nvm');
