@@ -232,7 +232,6 @@ extern void NvmPruneGetRootTuples(Page page, BlockNumber blkno,
 extern bool NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno,
 								OffsetNumber *off, bool atRoot,
 								TransactionId priorXmax, HeapTuple tup);
-extern bool NvmPruneWorthIt(Relation rel, Page page);
 extern void NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno,
 							   LWLock *lock, IplPageRef *ref);
 extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,

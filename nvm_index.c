@@ -381,12 +381,12 @@ NvmIndexBottomUpOrder(TM_IndexDeleteOp *delstate)
 		BlockNumber blkno =
 			ItemPointerGetBlockNumber(&delstate->deltids[groups[g].first].tid);
 
-		if (g > 0 && nnear == g &&
-			(int64) blkno >= (int64) prev - NVM_BOTTOMUP_NEAR_BLOCKS &&
-			(int64) blkno <= (int64) prev + NVM_BOTTOMUP_NEAR_BLOCKS)
+		/* the run of blocks at the front, each near the one before */
+		if (g == 0 ||
+			(nnear == g &&
+			 (int64) blkno >= (int64) prev - NVM_BOTTOMUP_NEAR_BLOCKS &&
+			 (int64) blkno <= (int64) prev + NVM_BOTTOMUP_NEAR_BLOCKS))
 			nnear++;
-		else if (g == 0)
-			nnear = 1;
 		prev = blkno;
 		memcpy(ordered + n, delstate->deltids + groups[g].first,
 			   sizeof(TM_IndexDelete) * groups[g].ntids);

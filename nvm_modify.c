@@ -271,6 +271,42 @@ NvmModifyTargetFreeSpace(Relation rel, Size len)
 }
 
 /*
+ * NvmModifyFirstPage - the page RelationGetBufferForTuple tries first for a
+ * tuple that needs targetFreeSpace: the page this backend last inserted
+ * into (kept with the relation's smgr entry), else one the free space map
+ * (useFsm) offers, else the last page; InvalidBlockNumber for an empty
+ * relation of nblocks 0.
+ */
+static BlockNumber
+NvmModifyFirstPage(Relation rel, BlockNumber nblocks, bool useFsm,
+				   Size targetFreeSpace)
+{
+	BlockNumber blkno = RelationGetTargetBlock(rel);
+
+	if (blkno >= nblocks && useFsm && nblocks > 0)
+		blkno = GetPageWithFreeSpace(rel, targetFreeSpace);
+	if (blkno >= nblocks)
+		blkno = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
+	return blkno;
+}
+
+/*
+ * NvmModifyPageFree - the free space of page blkno as the free space map
+ * records it (PageGetHeapFreeSpace).  Takes the page lock shared.
+ */
+static Size
+NvmModifyPageFree(int dirIndex, BlockNumber blkno)
+{
+	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+	Size		avail;
+
+	LWLockAcquire(lock, LW_SHARED);
+	avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, blkno));
+	LWLockRelease(lock);
+	return avail;
+}
+
+/*
  * NvmModifyFillsPage - would tups[0..n) fill a new page within the
  * fillfactor's free space (saveFreeSpace)?
  */
@@ -302,27 +338,17 @@ NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 {
 	Size		saveFreeSpace = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
 	Size		need = NvmModifyTargetFreeSpace(rel, tups[0]->t_len);
-	BlockNumber nblocks = NvmPoolRelNBlocks(dirIndex);
-	BlockNumber target = RelationGetTargetBlock(rel);
+	BlockNumber target = NvmModifyFirstPage(rel, NvmPoolRelNBlocks(dirIndex),
+											useFsm, need);
 	int			placed = 0;
 
 	*fitCurrent = 0;
-	if (target >= nblocks && useFsm && nblocks > 0)
-		target = GetPageWithFreeSpace(rel, need);
-	if (target >= nblocks)
-		target = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
 	if (target != InvalidBlockNumber)
 	{
-		LWLock	   *lock = NvmPoolPageLock(dirIndex, target);
-		Size		avail;
-		Size		left;
-
-		LWLockAcquire(lock, LW_SHARED);
-		avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, target));
-		LWLockRelease(lock);
+		Size		avail = NvmModifyPageFree(dirIndex, target);
+		Size		left = avail;
 
 		/* that page first: how many of the rows it takes */
-		left = avail;
 		while (*fitCurrent < n &&
 			   MAXALIGN(tups[*fitCurrent]->t_len) + saveFreeSpace <= left)
 			left -= MAXALIGN(tups[(*fitCurrent)++]->t_len) + sizeof(ItemIdData);
@@ -361,13 +387,8 @@ NvmModifyFillNewPages(Relation rel, int dirIndex, HeapTuple *tups, int n,
 		if (placed > 0 && useFsm)
 		{
 			BlockNumber last = RelationGetTargetBlock(rel);
-			LWLock	   *lock = NvmPoolPageLock(dirIndex, last);
-			Size		avail;
 
-			LWLockAcquire(lock, LW_SHARED);
-			avail = PageGetHeapFreeSpace(IplGetPage(dirIndex, last));
-			LWLockRelease(lock);
-			RecordPageWithFreeSpace(rel, last, avail);
+			RecordPageWithFreeSpace(rel, last, NvmModifyPageFree(dirIndex, last));
 		}
 		LockRelationForExtension(rel, ExclusiveLock);
 		got = IplNewPageFilled(dirIndex, tups + placed, n - placed, saveFreeSpace,
@@ -906,7 +927,6 @@ void
 NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 					bool inserting, bool useFsm)
 {
-	BlockNumber nblocks;
 	BlockNumber blkno;
 	Size		len = MAXALIGN(tup->t_len);
 	Size		targetFreeSpace;
@@ -922,17 +942,9 @@ NvmModifyPlaceTuple(Relation rel, int dirIndex, HeapTuple tup, bool keepCtid,
 	targetFreeSpace = NvmModifyTargetFreeSpace(rel, len);
 	reserve = targetFreeSpace - len;
 
-	/*
-	 * As heap's RelationGetBufferForTuple: the page this backend last
-	 * inserted into (kept with the relation's smgr entry), else one the
-	 * free space map offers, else the last page.
-	 */
-	nblocks = NvmPoolRelNBlocks(dirIndex);
-	blkno = RelationGetTargetBlock(rel);
-	if (blkno >= nblocks && useFsm && nblocks > 0)
-		blkno = GetPageWithFreeSpace(rel, targetFreeSpace);
-	if (blkno >= nblocks)
-		blkno = nblocks > 0 ? nblocks - 1 : InvalidBlockNumber;
+	/* as heap's RelationGetBufferForTuple */
+	blkno = NvmModifyFirstPage(rel, NvmPoolRelNBlocks(dirIndex), useFsm,
+							   targetFreeSpace);
 
 	for (;;)
 	{

@@ -180,7 +180,7 @@ NvmPruneChainMember(Relation rel, Page page, BlockNumber blkno, OffsetNumber *of
  * as heap's keeps rows where heap keeps them, and with them the order of
  * scans without ORDER BY.  Caller holds the page lock, shared is enough.
  */
-bool
+static bool
 NvmPruneWorthIt(Relation rel, Page page)
 {
 	TransactionId pruneXid = ((PageHeader) page)->pd_prune_xid;
