@@ -858,7 +858,7 @@ IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref)
  * to a new frame while that reader was on it (a scan that read a clean
  * page in place, then updated rows on it).  The opportunistic prune asks
  * it, as heap's needs a cleanup lock (no pin but its own).  Caller holds
- * the page lock.
+ * the page lock exclusively (a stale earlier frame is forgotten here).
  */
 bool
 IplPageInUse(int dirIndex, BlockNumber blkno)
@@ -874,8 +874,19 @@ IplPageInUse(int dirIndex, BlockNumber blkno)
 	if (slot < 0)
 		return false;
 	s = IplCacheSlotById(slot);
-	return NvmPoolPinCount(IplCacheSlotPinId(slot)) > 0 ||
-		(s->readerFrame != 0 && NvmPoolPinCount(s->readerFrame) > 0);
+	if (NvmPoolPinCount(IplCacheSlotPinId(slot)) > 0)
+		return true;
+	if (s->readerFrame == 0)
+		return false;
+	/*
+	 * The earlier frame counts while it is retired and pinned.  Its last
+	 * unpin frees it, and then it may hold another page, whose readers must
+	 * not keep this one from being pruned: forget it.
+	 */
+	if (NvmPoolFrameRetiredPinned(s->readerFrame))
+		return true;
+	s->readerFrame = 0;
+	return false;
 }
 
 /*

@@ -1836,6 +1836,20 @@ NvmPoolPinCount(uint64 frame)
 }
 
 /*
+ * NvmPoolFrameRetiredPinned - whether frame was retired (no page table
+ * reaches it any more) and a backend still has it pinned: a reader is still
+ * on the page that left it.  Once the last pin is gone the frame is freed,
+ * and when it is allocated again it no longer says retired.
+ */
+bool
+NvmPoolFrameRetiredPinned(uint64 frame)
+{
+	uint32		word = pg_atomic_read_u32(&pool_pins[frame]);
+
+	return (word & PIN_RETIRED) != 0 && (word & PIN_COUNT_MASK) > 0;
+}
+
+/*
  * NvmPoolFrameWalLsn - where the LSN of the last WAL record of the page in
  * frame is kept (nvm_am.wal_log), in shared memory: 0 after a start, when
  * the page gets a full-page image with its next record anyway.  The page

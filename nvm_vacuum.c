@@ -68,8 +68,9 @@
  * Index vacuuming, as heap's VACUUM decides it (PostgreSQL 15): INDEX_CLEANUP
  * off never removes index entries (dead line pointers stay until a VACUUM
  * that does); on always does; auto (the default) skips the index pass when
- * it would be the only one and fewer than NVM_BYPASS_PAGES_FRACTION of the
- * pages have dead line pointers, fewer than NVM_BYPASS_MAX_ITEMS of them
+ * it would be the only one and fewer pages than NVM_BYPASS_PAGES_FRACTION
+ * of the table's, rounded down as heap rounds it, have dead line pointers,
+ * fewer than NVM_BYPASS_MAX_ITEMS of them
  * (the bulk-delete pass is then still followed by the indexes' cleanup).
  * The wraparound failsafe (vacuum_failsafe_age) stops index vacuuming,
  * index cleanup, truncation and the cost-based delay.
@@ -552,9 +553,11 @@ NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 					  NvmVacuumIndexing *ix, bool last, BlockNumber nblocks,
 					  int *indexScans, int64 *vacuumed, int64 *deadItems)
 {
+	BlockNumber threshold = (BlockNumber) (nblocks * NVM_BYPASS_PAGES_FRACTION);
+
 	Assert(nindexes > 0);
 	if (ix->vacuum && last && ix->considerBypass &&
-		ix->lpdeadPages < nblocks * NVM_BYPASS_PAGES_FRACTION &&
+		ix->lpdeadPages < threshold &&
 		ix->lpdeadItems < NVM_BYPASS_MAX_ITEMS)
 		ix->vacuum = false;		/* so few: as if there were none */
 	ix->considerBypass = false;

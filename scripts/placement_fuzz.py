@@ -12,6 +12,9 @@ index deletions, and with them the same order of scans without ORDER BY.
 
   python3 scripts/placement_fuzz.py SEED [STEPS]      against $PGHOST/$PGPORT
   python3 scripts/placement_fuzz.py SEED STEPS --sql   print the statements
+  python3 scripts/placement_fuzz.py SEED STEPS --regress
+        print them as a section of sql/nvm_placement.sql (tables mSEED_nvm
+        and mSEED_heap, a placement_log row after each statement)
 
 Exit status 1 at the first statement after which the tables differ.
 """
@@ -85,6 +88,25 @@ def create(ff, name, am):
             "CREATE INDEX ON %s (k)" % (name, name, am, ff, name))
 
 
+def regress_section(seed, ff, stmts):
+    """The statements as sql/nvm_placement.sql runs them, in one session."""
+    out = ["-- the mix of seed %d (fillfactor %d)" % (seed, ff)]
+    for am, suffix in (("nvm_am", "nvm"), ("heap", "heap")):
+        out += ["CREATE TABLE m%d_%s (id int PRIMARY KEY, k int, v int, pad text) USING %s"
+                % (seed, suffix, am),
+                "  WITH (fillfactor = %d, autovacuum_enabled = false);" % ff,
+                "CREATE INDEX ON m%d_%s (k);" % (seed, suffix)]
+    out.append("\\o /dev/null")
+    for i, sql in enumerate(stmts):
+        # each statement in a session of its own, as psql -c runs it here
+        for suffix in ("nvm", "heap"):
+            out += [sql.replace("f_T", "m%d_%s" % (seed, suffix)) + ";", "\\c"]
+        out += ["INSERT INTO placement_log SELECT 'seed %d', %d, "
+                "placement_differs('m%d_nvm', 'm%d_heap');" % (seed, i + 1, seed, seed), "\\c"]
+    out.append("\\o")
+    return "\n".join(out)
+
+
 def psql(sql):
     r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1",
                         "-c", "SET max_parallel_workers_per_gather = 0", "-c", sql],
@@ -98,6 +120,9 @@ def main():
     seed = int(sys.argv[1])
     steps = int(sys.argv[2]) if len(sys.argv) > 2 else 60
     ff, stmts = statements(seed, steps)
+    if "--regress" in sys.argv:
+        print(regress_section(seed, ff, stmts))
+        return
     if "--sql" in sys.argv:
         print("-- fillfactor %d" % ff)
         print("\n".join(stmts))
