@@ -215,14 +215,14 @@ NvmVacuumCharge(bool dirtied)
  * NvmVacuumDonePage - VACUUM is done with page blkno for now: set its bits
  * in the visibility map if all its tuples are visible to everyone (and
  * frozen) -- such a page gives its log frame back when log frames run
- * short (IplSettle) -- release its lock, and record its free space while
- * VACUUM has it in hand (read again at the end, an image merged from a log
- * would be merged again).  Caller holds the page's lock exclusively (lock)
- * and pinned the map page (NvmVismapPin).
+ * short (IplSettle) -- release its lock, and with recordFree record its
+ * free space while VACUUM has it in hand (read again at the end, an image
+ * merged from a log would be merged again).  Caller holds the page's lock
+ * exclusively (lock) and pinned the map page (NvmVismapPin).
  */
 static void
 NvmVacuumDonePage(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
-				  TransactionId OldestXmin, Buffer vmbuf)
+				  TransactionId OldestXmin, Buffer vmbuf, bool recordFree)
 {
 	Page		page = IplGetPage(dirIndex, blkno);
 	Size		avail = PageGetHeapFreeSpace(page);
@@ -235,7 +235,8 @@ NvmVacuumDonePage(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 		IplSettle(dirIndex, blkno);		/* (page may be unmapped now) */
 	}
 	LWLockRelease(lock);
-	RecordPageWithFreeSpace(rel, blkno, avail);
+	if (recordFree)
+		RecordPageWithFreeSpace(rel, blkno, avail);
 }
 
 /*
@@ -271,11 +272,16 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
  * heap's VACUUM does for such a table, instead of being collected for a
  * second pass that would merge the page again; returns how many were
  * freed (0 otherwise).
+ *
+ * The page's free space goes to the free space map now, unless dead line
+ * pointers of the page wait for an index pass (indexPass): the second pass
+ * records it then, as heap's does; should the pass be bypassed after all
+ * (a handful of such pages), the map keeps what it had, as heap's keeps it.
  */
 static int
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			  TransactionId OldestXmin, TransactionId FreezeLimit, bool freeNow,
-			  NvmDeadTids *dead, int64 *removed, double *live, double *deadrows,
+			  bool indexPass, NvmDeadTids *dead, int64 *removed, double *live, double *deadrows,
 			  TransactionId *frozenXid, Buffer *vmbuf)
 {
 	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
@@ -287,6 +293,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	OffsetNumber unused[MaxHeapTuplesPerPage];
 	int			nunused = 0;
 	int			ndeleted;
+	int64		deadBefore = dead->n;
 
 	NvmVismapPin(rel, blkno, vmbuf);
 	LWLockAcquire(lock, LW_EXCLUSIVE);
@@ -411,7 +418,8 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		IplSetUnused(page, unused, nunused);
 		dirtied = true;
 	}
-	NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf);
+	NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf,
+					  !(indexPass && dead->n > deadBefore));
 	NvmVacuumCharge(dirtied);
 	return nunused;
 }
@@ -445,7 +453,7 @@ NvmVacuumFreeDeadTids(Relation rel, int dirIndex, NvmDeadTids *dead,
 		NvmVismapPin(rel, blkno, vmbuf);
 		LWLockAcquire(lock, LW_EXCLUSIVE);
 		IplSetUnused(IplGetPage(dirIndex, blkno), offs, n);
-		NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf);
+		NvmVacuumDonePage(rel, dirIndex, blkno, lock, OldestXmin, *vmbuf, true);
 		NvmVacuumCharge(true);
 		pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_VACUUMED,
 									 ++(*vacuumed));
@@ -935,6 +943,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		vacuum_delay_point();
 		deadBefore = dead.n;
 		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit, nindexes == 0,
+							  nindexes > 0 && ix.vacuum,
 							  &dead, &removed, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
 		if (dead.n > deadBefore || freed > 0)
