@@ -9,7 +9,10 @@
  *	  live one: the root line pointer redirects to that one, or is marked
  *	  dead when the whole chain is dead (index entries still point to it);
  *	  a dead tuple outside any chain leaves a dead line pointer, or, being
- *	  heap-only (its update aborted), a free one.  This file only decides;
+ *	  heap-only (its update aborted), a free one.  So does a heap-only
+ *	  tuple whose inserter aborted behind a member still live (a
+ *	  subtransaction that updated rows of its parent and rolled back), as
+ *	  heap frees it.  This file only decides;
  *	  the page layer carries the decision out (IplPruneExecute), in place
  *	  when nobody has the image pinned, else (VACUUM) copy-on-write, since
  *	  scans may point into the old image.
@@ -257,7 +260,9 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
 	GlobalVisState *vistest = GlobalVisTestFor(rel);
 	bool		dead[MaxHeapTuplesPerPage + 1];
+	bool		aborted[MaxHeapTuplesPerPage + 1];	/* dead: its inserter aborted */
 	bool		reached[MaxHeapTuplesPerPage + 1];
+	bool		removed[MaxHeapTuplesPerPage + 1];	/* in a chain's dead prefix */
 	OffsetNumber redirected[2 * MaxHeapTuplesPerPage];
 	OffsetNumber nowdead[MaxHeapTuplesPerPage];
 	OffsetNumber nowunused[MaxHeapTuplesPerPage];
@@ -285,7 +290,9 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		HTSV_Result r;
 
 		dead[off] = false;
+		aborted[off] = false;
 		reached[off] = false;
+		removed[off] = false;
 		if (!ItemIdIsNormal(lp))
 			continue;
 		NvmSetTuple(&tup, rel, page, blkno, off);
@@ -294,7 +301,11 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		if (r == HEAPTUPLE_DELETE_IN_PROGRESS)
 			deleter = HeapTupleHeaderGetUpdateXid(tup.t_data);
 		if (r == HEAPTUPLE_DEAD)
+		{
 			dead[off] = true;
+			/* no deleter named: the version never existed */
+			aborted[off] = !TransactionIdIsValid(deleter);
+		}
 		else if (r == HEAPTUPLE_RECENTLY_DEAD &&
 				 (GlobalVisTestIsRemovableXid(vistest, deleter) ||
 				  (TransactionIdIsValid(oldestXmin) &&
@@ -350,23 +361,35 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 			nredirected++;
 		}
 		for (int i = 0; i < nprefix; i++)
+		{
+			removed[chain[i]] = true;
 			if (chain[i] != root)
 				nowunused[nunused++] = chain[i];
+		}
 	}
 
-	/* dead tuples that no chain reaches (heap-only: their update aborted) */
+	/*
+	 * Dead tuples no dead prefix took: those no chain reaches (heap-only:
+	 * their update aborted), and heap-only tuples whose inserter aborted
+	 * behind a chain member still live, a version that never existed (heap
+	 * frees both: heap_prune_chain on a dead heap-only tuple that is not
+	 * HOT-updated, which an aborted one never is).
+	 */
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
+		bool		heapOnly;
 
-		if (dead[off] && !reached[off] && ItemIdIsNormal(lp))
-		{
-			ndeleted++;
-			if (HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp)))
-				nowunused[nunused++] = off;
-			else
-				nowdead[ndead++] = off;
-		}
+		if (!dead[off] || removed[off] || !ItemIdIsNormal(lp))
+			continue;
+		heapOnly = HeapTupleHeaderIsHeapOnly((HeapTupleHeader) PageGetItem(page, lp));
+		if (reached[off] && !(heapOnly && aborted[off]))
+			continue;
+		ndeleted++;
+		if (heapOnly)
+			nowunused[nunused++] = off;
+		else
+			nowdead[ndead++] = off;
 	}
 
 	if (nredirected + ndead + nunused == 0)

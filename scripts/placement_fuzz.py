@@ -30,9 +30,15 @@ def statements(seed, steps):
     padw = rnd.choice([20, 80, 300, 1200])
     nid = 0
     out = []
+    ops = ["ins", "ins", "upd", "upd", "upd", "updk", "del",
+           "sel", "sel", "idx", "vac", "abort", "copy", "toast"]
+    if seed >= 1000:
+        # the second mix: row locks, upserts, subtransactions rolled back,
+        # ANALYZE (plans), RETURNING (its order), VACUUM FULL and CLUSTER
+        ops += ["lock", "upsert", "subxact", "analyze", "returning", "vacfull",
+                "cluster"]
     for _ in range(steps):
-        op = rnd.choice(["ins", "ins", "upd", "upd", "upd", "updk", "del",
-                         "sel", "sel", "idx", "vac", "abort", "copy", "toast"])
+        op = rnd.choice(ops)
         if op == "ins":
             n = rnd.choice([1, 5, 50, 300])
             ln = rnd.randint(1, padw)
@@ -76,6 +82,33 @@ def statements(seed, steps):
                    "FROM generate_series(1, %d) i) FROM generate_series(%d, %d) g"
                    % (rnd.choice([20, 100, 300]), nid + 1, nid + n))
             nid += n
+        elif op == "lock":
+            m = rnd.choice([3, 10])
+            sql = ("BEGIN; SELECT count(*) FROM (SELECT id FROM f_T WHERE id %% %d = %d FOR %s) s; "
+                   "COMMIT" % (m, rnd.randrange(m),
+                               rnd.choice(["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"])))
+        elif op == "upsert":
+            lo = rnd.randint(1, max(nid, 1))
+            hi = lo + rnd.choice([5, 50]) - 1
+            sql = ("INSERT INTO f_T SELECT g, g %% 97, 0, repeat('u', %d) "
+                   "FROM generate_series(%d, %d) g ON CONFLICT (id) DO UPDATE SET v = f_T.v + 1"
+                   % (rnd.randint(1, padw), lo, hi))
+            nid = max(nid, hi)
+        elif op == "subxact":
+            m = rnd.choice([5, 10])
+            sql = ("BEGIN; UPDATE f_T SET v = v + 1 WHERE id %% %d = %d; SAVEPOINT s; "
+                   "UPDATE f_T SET pad = pad || 'q' WHERE id %% %d = %d; ROLLBACK TO s; "
+                   "UPDATE f_T SET v = v + 1 WHERE id %% %d = %d; COMMIT"
+                   % (m, rnd.randrange(m), m, rnd.randrange(m), m, rnd.randrange(m)))
+        elif op == "analyze":
+            sql = "ANALYZE f_T"
+        elif op == "returning":
+            m = rnd.choice([10, 40])
+            sql = "UPDATE f_T SET v = v + 1 WHERE id %% %d = %d RETURNING id" % (m, rnd.randrange(m))
+        elif op == "vacfull":
+            sql = "VACUUM FULL f_T"
+        elif op == "cluster":
+            sql = "CLUSTER f_T USING f_T_pkey"
         else:
             sql = "VACUUM f_T"
         out.append(sql)

@@ -9,17 +9,36 @@ CREATE EXTENSION IF NOT EXISTS nvm_am;
 -- ORDER BY.  The statement mixes are those of
 -- scripts/placement_fuzz.py with seeds 5, 7, 110, 101, 107 and 138 (60
 -- statements each: inserts, COPY, rows stored with TOAST, updates, updates
--- rolled back, deletes, scans, VACUUM; `placement_fuzz.py SEED 60
--- --regress` writes a section).  Seed 101 needs VACUUM to skip the index
+-- rolled back, deletes, scans, VACUUM), and of its second mix, which adds
+-- row locks, upserts, subtransactions rolled back, ANALYZE, RETURNING,
+-- VACUUM FULL and CLUSTER, with seeds 1011 and 1013 (`placement_fuzz.py
+-- SEED 60 --regress` writes a section).  Seed 101 needs VACUUM to skip the index
 -- pass only below heap's threshold of pages with dead line pointers (2 %,
 -- rounded down); seed 107 needs a page left to a new frame while a scan
 -- was on it to count as pinned only while that old frame is; seed 138
 -- needs VACUUM to leave the free space map alone for a page whose dead
--- line pointers wait for the index pass (which then was bypassed).
+-- line pointers wait for the index pass (which then was bypassed); seeds
+-- 1011 and 1013 need a prune to free the versions a rolled-back
+-- subtransaction left behind a version still live.
 -- (the seeds' statements run each in a session of their own: the setting
 -- is the database's for this test)
 SELECT format('ALTER DATABASE %I SET max_parallel_workers_per_gather = 0',
               current_database()) \gexec
+-- autovacuum's ANALYZE of a catalog holds a snapshot, and with it the
+-- horizon that decides what a prune removes: at a moment of its choosing,
+-- for one twin and not the other.  It is off for this test, once the
+-- workers running are done.
+ALTER SYSTEM SET autovacuum = off;
+SELECT pg_reload_conf();
+DO $$
+BEGIN
+  PERFORM pg_sleep(0.2);
+  FOR i IN 1..600 LOOP
+    EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity
+                          WHERE backend_type = 'autovacuum worker');
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END $$;
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE placement_log (mix text, step int, differing bigint);
 CREATE FUNCTION placement_differs(a regclass, b regclass) RETURNS bigint
@@ -2326,6 +2345,744 @@ SELECT count(*), sum(v) FROM m138_heap;
 INSERT INTO placement_log SELECT 'seed 138', 60, placement_differs('m138_nvm', 'm138_heap');
 \c
 \o
+-- the mix of seed 1011 (fillfactor 90)
+CREATE TABLE m1011_nvm (id int PRIMARY KEY, k int, v int, pad text) USING nvm_am
+  WITH (fillfactor = 90, autovacuum_enabled = false);
+CREATE INDEX ON m1011_nvm (k);
+CREATE TABLE m1011_heap (id int PRIMARY KEY, k int, v int, pad text) USING heap
+  WITH (fillfactor = 90, autovacuum_enabled = false);
+CREATE INDEX ON m1011_heap (k);
+\o /dev/null
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 91 + g % 7) FROM generate_series(1, 300) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 91 + g % 7) FROM generate_series(1, 300) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 1, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_nvm WHERE id % 10 = 7 FOR SHARE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_heap WHERE id % 10 = 7 FOR SHARE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 2, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET k = k + 1 WHERE id % 5 = 3;
+\c
+UPDATE m1011_heap SET k = k + 1 WHERE id % 5 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 3, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_nvm WHERE id BETWEEN 194 AND 107) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_heap WHERE id BETWEEN 194 AND 107) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 4, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1, pad = pad || 'z' WHERE id % 2 = 0; ROLLBACK;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1, pad = pad || 'z' WHERE id % 2 = 0; ROLLBACK;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 5, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(301, 305) g;
+\c
+INSERT INTO m1011_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(301, 305) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 6, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 81 + g % 7) FROM generate_series(306, 605) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 81 + g % 7) FROM generate_series(306, 605) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 7, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+ANALYZE m1011_nvm;
+\c
+ANALYZE m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 8, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 272 + g % 7) FROM generate_series(606, 655) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 272 + g % 7) FROM generate_series(606, 655) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 9, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+ANALYZE m1011_nvm;
+\c
+ANALYZE m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 10, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET k = k + 1 WHERE id % 5 = 2;
+\c
+UPDATE m1011_heap SET k = k + 1 WHERE id % 5 = 2;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 11, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_nvm WHERE id % 3 = 1 FOR KEY SHARE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_heap WHERE id % 3 = 1 FOR KEY SHARE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 12, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 45;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 45;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 13, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 50 = 12;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 50 = 12;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 14, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_nvm WHERE id BETWEEN 191 AND 150) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_heap WHERE id BETWEEN 191 AND 150) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 15, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 6; SAVEPOINT s; UPDATE m1011_nvm SET pad = pad || 'q' WHERE id % 10 = 0; ROLLBACK TO s; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 2; COMMIT;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 6; SAVEPOINT s; UPDATE m1011_heap SET pad = pad || 'q' WHERE id % 10 = 0; ROLLBACK TO s; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 2; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 16, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET k = k + 1 WHERE id % 20 = 4;
+\c
+UPDATE m1011_heap SET k = k + 1 WHERE id % 20 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 17, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 5 = 2;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 5 = 2;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 18, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 142 + g % 7) FROM generate_series(656, 660) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 142 + g % 7) FROM generate_series(656, 660) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 19, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 9; SAVEPOINT s; UPDATE m1011_nvm SET pad = pad || 'q' WHERE id % 10 = 3; ROLLBACK TO s; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 4; COMMIT;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 9; SAVEPOINT s; UPDATE m1011_heap SET pad = pad || 'q' WHERE id % 10 = 3; ROLLBACK TO s; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 4; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 20, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 231 + g % 7) FROM generate_series(661, 710) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 231 + g % 7) FROM generate_series(661, 710) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 21, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 5 = 1;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 5 = 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 22, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET k = k + 1 WHERE id % 5 = 1;
+\c
+UPDATE m1011_heap SET k = k + 1 WHERE id % 5 = 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 23, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('u', 231) FROM generate_series(454, 503) g ON CONFLICT (id) DO UPDATE SET v = m1011_nvm.v + 1;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('u', 231) FROM generate_series(454, 503) g ON CONFLICT (id) DO UPDATE SET v = m1011_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 24, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+VACUUM m1011_nvm;
+\c
+VACUUM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 25, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 7;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 7;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 26, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('u', 41) FROM generate_series(105, 109) g ON CONFLICT (id) DO UPDATE SET v = m1011_nvm.v + 1;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('u', 41) FROM generate_series(105, 109) g ON CONFLICT (id) DO UPDATE SET v = m1011_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 27, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+VACUUM FULL m1011_nvm;
+\c
+VACUUM FULL m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 28, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 3;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 29, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 5; SAVEPOINT s; UPDATE m1011_nvm SET pad = pad || 'q' WHERE id % 10 = 8; ROLLBACK TO s; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 8; COMMIT;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 5; SAVEPOINT s; UPDATE m1011_heap SET pad = pad || 'q' WHERE id % 10 = 8; ROLLBACK TO s; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 8; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 30, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+DELETE FROM m1011_nvm WHERE id % 3 = 0 AND id > 320;
+\c
+DELETE FROM m1011_heap WHERE id % 3 = 0 AND id > 320;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 31, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+VACUUM m1011_nvm;
+\c
+VACUUM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 32, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_nvm WHERE id % 3 = 1 FOR NO KEY UPDATE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_heap WHERE id % 3 = 1 FOR NO KEY UPDATE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 33, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_nvm WHERE id % 10 = 2 FOR UPDATE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_heap WHERE id % 10 = 2 FOR UPDATE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 34, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 10 = 2;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 10 = 2;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 35, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*), sum(v) FROM m1011_nvm;
+\c
+SELECT count(*), sum(v) FROM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 36, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 10 = 9;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 10 = 9;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 37, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+VACUUM m1011_nvm;
+\c
+VACUUM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 38, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 2 = 1;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 2 = 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 39, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 96 + g % 7) FROM generate_series(711, 711) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 96 + g % 7) FROM generate_series(711, 711) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 40, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+VACUUM m1011_nvm;
+\c
+VACUUM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 41, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_nvm WHERE id BETWEEN 135 AND 710) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_heap WHERE id BETWEEN 135 AND 710) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 42, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('u', 61) FROM generate_series(23, 72) g ON CONFLICT (id) DO UPDATE SET v = m1011_nvm.v + 1;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('u', 61) FROM generate_series(23, 72) g ON CONFLICT (id) DO UPDATE SET v = m1011_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 43, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 0; SAVEPOINT s; UPDATE m1011_nvm SET pad = pad || 'q' WHERE id % 10 = 9; ROLLBACK TO s; UPDATE m1011_nvm SET v = v + 1 WHERE id % 10 = 2; COMMIT;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 0; SAVEPOINT s; UPDATE m1011_heap SET pad = pad || 'q' WHERE id % 10 = 9; ROLLBACK TO s; UPDATE m1011_heap SET v = v + 1 WHERE id % 10 = 2; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 44, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*), sum(v) FROM m1011_nvm;
+\c
+SELECT count(*), sum(v) FROM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 45, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_nvm WHERE id BETWEEN 517 AND 430) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_heap WHERE id BETWEEN 517 AND 430) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 46, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 4;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 47, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 0;
+\c
+UPDATE m1011_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 0;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 48, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+ANALYZE m1011_nvm;
+\c
+ANALYZE m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 49, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*), sum(v) FROM m1011_nvm;
+\c
+SELECT count(*), sum(v) FROM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 50, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(712, 716) g;
+\c
+INSERT INTO m1011_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(712, 716) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 51, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+ANALYZE m1011_nvm;
+\c
+ANALYZE m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 52, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_nvm WHERE id BETWEEN 643 AND 765) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1011_heap WHERE id BETWEEN 643 AND 765) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 53, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET v = v + 1 WHERE id % 40 = 6 RETURNING id;
+\c
+UPDATE m1011_heap SET v = v + 1 WHERE id % 40 = 6 RETURNING id;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 54, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+INSERT INTO m1011_nvm SELECT g, g % 97, 0, repeat('x', 220 + g % 7) FROM generate_series(717, 766) g;
+\c
+INSERT INTO m1011_heap SELECT g, g % 97, 0, repeat('x', 220 + g % 7) FROM generate_series(717, 766) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 55, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_nvm WHERE id % 10 = 6 FOR KEY SHARE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1011_heap WHERE id % 10 = 6 FOR KEY SHARE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 56, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+UPDATE m1011_nvm SET k = k + 1 WHERE id % 20 = 4;
+\c
+UPDATE m1011_heap SET k = k + 1 WHERE id % 20 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 57, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1 WHERE id % 5 = 0; SAVEPOINT s; UPDATE m1011_nvm SET pad = pad || 'q' WHERE id % 5 = 0; ROLLBACK TO s; UPDATE m1011_nvm SET v = v + 1 WHERE id % 5 = 4; COMMIT;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1 WHERE id % 5 = 0; SAVEPOINT s; UPDATE m1011_heap SET pad = pad || 'q' WHERE id % 5 = 0; ROLLBACK TO s; UPDATE m1011_heap SET v = v + 1 WHERE id % 5 = 4; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 58, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+BEGIN; UPDATE m1011_nvm SET v = v + 1, pad = pad || 'z' WHERE id % 2 = 0; ROLLBACK;
+\c
+BEGIN; UPDATE m1011_heap SET v = v + 1, pad = pad || 'z' WHERE id % 2 = 0; ROLLBACK;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 59, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+SELECT count(*), sum(v) FROM m1011_nvm;
+\c
+SELECT count(*), sum(v) FROM m1011_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1011', 60, placement_differs('m1011_nvm', 'm1011_heap');
+\c
+\o
+-- the mix of seed 1013 (fillfactor 70)
+CREATE TABLE m1013_nvm (id int PRIMARY KEY, k int, v int, pad text) USING nvm_am
+  WITH (fillfactor = 70, autovacuum_enabled = false);
+CREATE INDEX ON m1013_nvm (k);
+CREATE TABLE m1013_heap (id int PRIMARY KEY, k int, v int, pad text) USING heap
+  WITH (fillfactor = 70, autovacuum_enabled = false);
+CREATE INDEX ON m1013_heap (k);
+\o /dev/null
+UPDATE m1013_nvm SET k = k + 1 WHERE id % 5 = 3;
+\c
+UPDATE m1013_heap SET k = k + 1 WHERE id % 5 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 1, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('x', 126 + g % 7) FROM generate_series(1, 300) g;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('x', 126 + g % 7) FROM generate_series(1, 300) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 2, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 3, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('x', 39 + g % 7) FROM generate_series(301, 350) g;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('x', 39 + g % 7) FROM generate_series(301, 350) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 4, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+VACUUM FULL m1013_nvm;
+\c
+VACUUM FULL m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 5, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1013_nvm WHERE id % 10 = 1 FOR NO KEY UPDATE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1013_heap WHERE id % 10 = 1 FOR NO KEY UPDATE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 6, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 7, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_nvm WHERE id BETWEEN 347 AND 132) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_heap WHERE id BETWEEN 347 AND 132) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 8, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+COPY m1013_nvm FROM PROGRAM 'seq 351 550 | sed "s/.*/&,1,0,ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1013_heap FROM PROGRAM 'seq 351 550 | sed "s/.*/&,1,0,ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 9, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+CLUSTER m1013_nvm USING m1013_nvm_pkey;
+\c
+CLUSTER m1013_heap USING m1013_heap_pkey;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 10, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+DELETE FROM m1013_nvm WHERE id % 3 = 2 AND id > 151;
+\c
+DELETE FROM m1013_heap WHERE id % 3 = 2 AND id > 151;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 11, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+COPY m1013_nvm FROM PROGRAM 'seq 551 560 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1013_heap FROM PROGRAM 'seq 551 560 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 12, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 30;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 30;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 13, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 10 = 5;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 10 = 5;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 14, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+VACUUM FULL m1013_nvm;
+\c
+VACUUM FULL m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 15, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+DELETE FROM m1013_nvm WHERE id % 3 = 1 AND id > 533;
+\c
+DELETE FROM m1013_heap WHERE id % 3 = 1 AND id > 533;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 16, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+BEGIN; UPDATE m1013_nvm SET v = v + 1 WHERE id % 10 = 7; SAVEPOINT s; UPDATE m1013_nvm SET pad = pad || 'q' WHERE id % 10 = 7; ROLLBACK TO s; UPDATE m1013_nvm SET v = v + 1 WHERE id % 10 = 8; COMMIT;
+\c
+BEGIN; UPDATE m1013_heap SET v = v + 1 WHERE id % 10 = 7; SAVEPOINT s; UPDATE m1013_heap SET pad = pad || 'q' WHERE id % 10 = 7; ROLLBACK TO s; UPDATE m1013_heap SET v = v + 1 WHERE id % 10 = 8; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 17, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 10 = 4;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 10 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 18, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(561, 565) g;
+\c
+INSERT INTO m1013_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(561, 565) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 19, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 300) i) FROM generate_series(566, 566) g;
+\c
+INSERT INTO m1013_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 300) i) FROM generate_series(566, 566) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 20, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_nvm WHERE id BETWEEN 308 AND 218) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_heap WHERE id BETWEEN 308 AND 218) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 21, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+VACUUM m1013_nvm;
+\c
+VACUUM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 22, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 23, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 0;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 10 = 0;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 24, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+ANALYZE m1013_nvm;
+\c
+ANALYZE m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 25, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(567, 567) g;
+\c
+INSERT INTO m1013_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(567, 567) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 26, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+ANALYZE m1013_nvm;
+\c
+ANALYZE m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 27, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 5 = 4;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 5 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 28, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_nvm WHERE id BETWEEN 73 AND 348) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_heap WHERE id BETWEEN 73 AND 348) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 29, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+DELETE FROM m1013_nvm WHERE id % 3 = 2 AND id > 379;
+\c
+DELETE FROM m1013_heap WHERE id % 3 = 2 AND id > 379;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 30, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_nvm WHERE id BETWEEN 116 AND 606) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_heap WHERE id BETWEEN 116 AND 606) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 31, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+ANALYZE m1013_nvm;
+\c
+ANALYZE m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 32, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+CLUSTER m1013_nvm USING m1013_nvm_pkey;
+\c
+CLUSTER m1013_heap USING m1013_heap_pkey;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 33, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 34, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('x', 113 + g % 7) FROM generate_series(568, 572) g;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('x', 113 + g % 7) FROM generate_series(568, 572) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 35, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 20) i) FROM generate_series(573, 577) g;
+\c
+INSERT INTO m1013_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 20) i) FROM generate_series(573, 577) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 36, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+VACUUM m1013_nvm;
+\c
+VACUUM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 37, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1 WHERE id % 40 = 38 RETURNING id;
+\c
+UPDATE m1013_heap SET v = v + 1 WHERE id % 40 = 38 RETURNING id;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 38, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('x', 142 + g % 7) FROM generate_series(578, 578) g;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('x', 142 + g % 7) FROM generate_series(578, 578) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 39, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1 WHERE id % 10 = 1 RETURNING id;
+\c
+UPDATE m1013_heap SET v = v + 1 WHERE id % 10 = 1 RETURNING id;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 40, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 41, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+COPY m1013_nvm FROM PROGRAM 'seq 579 778 | sed "s/.*/&,1,0,ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1013_heap FROM PROGRAM 'seq 579 778 | sed "s/.*/&,1,0,ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 42, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+DELETE FROM m1013_nvm WHERE id % 40 = 4 AND id > 34;
+\c
+DELETE FROM m1013_heap WHERE id % 40 = 4 AND id > 34;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 43, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 44, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+COPY m1013_nvm FROM PROGRAM 'seq 779 978 | sed "s/.*/&,1,0,ccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1013_heap FROM PROGRAM 'seq 779 978 | sed "s/.*/&,1,0,ccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 45, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 46, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET k = k + 1 WHERE id % 5 = 0;
+\c
+UPDATE m1013_heap SET k = k + 1 WHERE id % 5 = 0;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 47, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+COPY m1013_nvm FROM PROGRAM 'seq 979 1178 | sed "s/.*/&,1,0,ccc/"' WITH (FORMAT csv);
+\c
+COPY m1013_heap FROM PROGRAM 'seq 979 1178 | sed "s/.*/&,1,0,ccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 48, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+ANALYZE m1013_nvm;
+\c
+ANALYZE m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 49, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*), sum(v) FROM m1013_nvm;
+\c
+SELECT count(*), sum(v) FROM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 50, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('x', 230 + g % 7) FROM generate_series(1179, 1478) g;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('x', 230 + g % 7) FROM generate_series(1179, 1478) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 51, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('u', 147) FROM generate_series(278, 327) g ON CONFLICT (id) DO UPDATE SET v = m1013_nvm.v + 1;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('u', 147) FROM generate_series(278, 327) g ON CONFLICT (id) DO UPDATE SET v = m1013_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 52, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+VACUUM m1013_nvm;
+\c
+VACUUM m1013_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 53, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_nvm WHERE id BETWEEN 486 AND 164) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1013_heap WHERE id BETWEEN 486 AND 164) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 54, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 2 = 1;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 2 = 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 55, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1013_nvm WHERE id % 10 = 9 FOR UPDATE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1013_heap WHERE id % 10 = 9 FOR UPDATE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 56, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+INSERT INTO m1013_nvm SELECT g, g % 97, 0, repeat('u', 234) FROM generate_series(541, 545) g ON CONFLICT (id) DO UPDATE SET v = m1013_nvm.v + 1;
+\c
+INSERT INTO m1013_heap SELECT g, g % 97, 0, repeat('u', 234) FROM generate_series(541, 545) g ON CONFLICT (id) DO UPDATE SET v = m1013_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 57, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET k = k + 1 WHERE id % 5 = 3;
+\c
+UPDATE m1013_heap SET k = k + 1 WHERE id % 5 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 58, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+UPDATE m1013_nvm SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 2 = 1;
+\c
+UPDATE m1013_heap SET v = v + 1, pad = CASE WHEN 3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 3)) END WHERE id % 2 = 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 59, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+BEGIN; UPDATE m1013_nvm SET v = v + 1, pad = pad || 'z' WHERE id % 10 = 2; ROLLBACK;
+\c
+BEGIN; UPDATE m1013_heap SET v = v + 1, pad = pad || 'z' WHERE id % 10 = 2; ROLLBACK;
+\c
+INSERT INTO placement_log SELECT 'seed 1013', 60, placement_differs('m1013_nvm', 'm1013_heap');
+\c
+\o
 -- statements after which some row lies elsewhere than in heap
 SELECT mix, count(*) AS statements, count(*) FILTER (WHERE differing > 0) AS differing,
        min(step) FILTER (WHERE differing > 0) AS first_differing
@@ -2340,7 +3097,7 @@ RESET client_min_messages;
 SELECT m AS mix, count(*) AS pages,
        count(*) FILTER (WHERE a.lower <> b.lower OR a.upper <> b.upper) AS other_bounds,
        count(*) FILTER (WHERE (a.flags & 3) <> (b.flags & 3)) AS other_flags
-  FROM unnest(ARRAY['m5', 'm7', 'm110', 'm101', 'm107', 'm138']) m,
+  FROM unnest(ARRAY['m5', 'm7', 'm110', 'm101', 'm107', 'm138', 'm1011', 'm1013']) m,
        generate_series(0, pg_relation_size(m || '_heap') / 8192 - 1) g,
        page_header(nvm_am.nvm_am_get_raw_page(m || '_nvm', g::int)) a,
        page_header(get_raw_page(m || '_heap', g::int)) b
@@ -2351,8 +3108,13 @@ SELECT count(*) FROM nvm_am.nvm_am_check('m110_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m101_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m107_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m138_nvm');
+SELECT count(*) FROM nvm_am.nvm_am_check('m1011_nvm');
+SELECT count(*) FROM nvm_am.nvm_am_check('m1013_nvm');
 DROP TABLE pr_nvm, pr_heap, m5_nvm, m5_heap, m7_nvm, m7_heap, m110_nvm, m110_heap,
-  m101_nvm, m101_heap, m107_nvm, m107_heap, m138_nvm, m138_heap, placement_log;
+  m101_nvm, m101_heap, m107_nvm, m107_heap, m138_nvm, m138_heap,
+  m1011_nvm, m1011_heap, m1013_nvm, m1013_heap, placement_log;
 DROP FUNCTION placement_differs(regclass, regclass);
 SELECT format('ALTER DATABASE %I RESET max_parallel_workers_per_gather',
               current_database()) \gexec
+ALTER SYSTEM RESET autovacuum;
+SELECT pg_reload_conf();
