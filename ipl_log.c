@@ -928,6 +928,27 @@ IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 }
 
 /*
+ * IplPinPage - pin page blkno's current image (a merge-cache slot, or its
+ * frame) for a caller that keeps a copy of one of its rows the way heap's
+ * tuple slots keep the row's buffer pinned, so that the page counts as in
+ * use (IplPageInUse); returns the pin, for IplDropPage.  No read is
+ * counted.  Caller holds the page lock.
+ */
+uint64
+IplPinPage(int dirIndex, BlockNumber blkno)
+{
+	IplPageRef	ref;
+	int			slot;
+	uint64		id;
+
+	IplLookPage(dirIndex, blkno, &ref);
+	slot = IplCacheSlotOfPage(ref.page);
+	id = slot >= 0 ? IplCacheSlotPinId(slot) : ref.frame;
+	NvmPoolPinFrame(id);
+	return id;
+}
+
+/*
  * IplDropPage - drop the pin IplHoldRef left in *held, if any.
  */
 void

@@ -217,6 +217,7 @@ extern TM_Result NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid
 									 LOCKMODE *tuplock);
 extern void NvmRowLockReleaseTuple(Relation rel, ItemPointer tid,
 								   LOCKMODE *tuplock);
+extern void NvmRowLockSlotPinsCheck(void);
 extern TM_Result NvmRowLockTuple(Relation rel, ItemPointer tid,
 								 Snapshot snapshot, TupleTableSlot *slot,
 								 CommandId cid, LockTupleMode mode,

@@ -72,6 +72,7 @@ extern void IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref);
 extern bool IplPageInUse(int dirIndex, BlockNumber blkno);
 extern Page IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf);
 extern void IplDropPage(uint64 *held);
+extern uint64 IplPinPage(int dirIndex, BlockNumber blkno);
 
 #define IPL_CPU_LINE	64		/* the CPU's cache line, not PG_CACHE_LINE_SIZE */
 

@@ -243,6 +243,7 @@ static pg_atomic_uint32 *pool_pins = NULL;
 static uint64 *local_pins = NULL;
 static int	local_npins = 0;
 static int	local_maxpins = 0;
+static uint64 local_pin_epoch = 0;	/* NvmPoolReleaseAllPins calls */
 
 #define PIN_RETIRED		0x80000000u
 #define PIN_VERIFIED	0x40000000u /* checksum of the base checked */
@@ -1824,6 +1825,17 @@ NvmPoolReleaseAllPins(void)
 {
 	while (local_npins > 0)
 		NvmPoolUnpinShared(local_pins[--local_npins]);
+	local_pin_epoch++;
+}
+
+/*
+ * NvmPoolPinEpoch - how many times this backend dropped all its pins
+ * (transaction ends): a pin remembered from an earlier epoch is gone.
+ */
+uint64
+NvmPoolPinEpoch(void)
+{
+	return local_pin_epoch;
 }
 
 /*

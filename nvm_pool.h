@@ -330,6 +330,7 @@ extern void NvmPoolUnpinFrame(uint64 frame);
 extern void NvmPoolReleaseAllPins(void);
 extern uint32 NvmPoolPinCount(uint64 frame);
 extern bool NvmPoolFrameRetiredPinned(uint64 frame);
+extern uint64 NvmPoolPinEpoch(void);
 extern bool NvmPoolFrameVerified(uint64 frame);
 extern void NvmPoolSetFrameVerified(uint64 frame);
 extern void NvmPoolRetireFrame(uint64 frame);

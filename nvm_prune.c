@@ -222,6 +222,8 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 	/* a hot standby reads, it never changes a page */
 	if (RecoveryInProgress() || !NvmPruneWorthIt(rel, ref->page))
 		return;
+	/* slots that let their locked row go drop its page's pin first */
+	NvmRowLockSlotPinsCheck();
 	src = ref->src;
 	LWLockRelease(lock);
 	if (LWLockConditionalAcquire(lock, LW_EXCLUSIVE))

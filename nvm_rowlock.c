@@ -35,8 +35,137 @@
 #include "storage/lmgr.h"
 #include "storage/procarray.h"
 #include "utils/datum.h"
+#include "utils/memutils.h"
 
 #include "nvm_am.h"
+
+/* ----------------------------------------------------------------
+ * The pin a locked row's slot holds
+ *
+ * heap's tuple_lock leaves the row in the caller's slot with its buffer
+ * pinned until the executor clears the slot or stores another row in it.
+ * Until then the backend's own index fetches cannot prune that page
+ * (heap_page_prune_opt needs a cleanup lock: no pin but the fetch's own):
+ * the unique checks of ON CONFLICT DO UPDATE's update, for one, do not
+ * prune the page of the row it locked.  nvm_am's slots (TTSOpsHeapTuple,
+ * which JIT can deform) hold a copy of the row, so the page is pinned here
+ * on the slot's behalf (IplPinPage), and the pin is dropped once the slot
+ * no longer holds that copy -- found when a reader is about to ask whether
+ * a page is in use (NvmRowLockSlotPinsCheck) -- when the memory the slot
+ * lives in goes (the executor's end, an error), or with every pin at the
+ * transaction's end (the epoch).  A slot is looked at only while its
+ * memory lives: a reset callback on that memory forgets it first.  A
+ * handful of slots at a time; past that the oldest gives its pin up early.
+ * ----------------------------------------------------------------
+ */
+#define NVM_SLOT_PINS	8
+
+typedef struct NvmSlotPin
+{
+	TupleTableSlot *slot;		/* NULL: a free entry */
+	HeapTuple	tuple;			/* the copy stored in it */
+	uint64		held;			/* the page's pin (IplPinPage) */
+	uint64		epoch;			/* NvmPoolPinEpoch() when taken */
+} NvmSlotPin;
+
+static NvmSlotPin slot_pins[NVM_SLOT_PINS];
+static int	n_slot_pins = 0;
+static int	next_slot_pin = 0;	/* the entry to reuse when all are taken */
+
+/*
+ * NvmRowLockSlotPinDrop - forget entry p, dropping its pin unless the
+ * transaction that took it has ended (its pins went with it).
+ */
+static void
+NvmRowLockSlotPinDrop(NvmSlotPin *p)
+{
+	if (p->epoch == NvmPoolPinEpoch())
+		IplDropPage(&p->held);
+	p->slot = NULL;
+	p->held = 0;
+	n_slot_pins--;
+}
+
+/*
+ * NvmRowLockSlotMemoryGone - reset callback of the memory a slot lives in:
+ * the slot goes, and its pin with it.
+ */
+static void
+NvmRowLockSlotMemoryGone(void *arg)
+{
+	for (int i = 0; i < NVM_SLOT_PINS; i++)
+		if (slot_pins[i].slot == (TupleTableSlot *) arg)
+			NvmRowLockSlotPinDrop(&slot_pins[i]);
+}
+
+/*
+ * NvmRowLockSlotPinsCheck - drop the pins of slots that no longer hold the
+ * row they were given (cleared, or holding another), as heap's slot drops
+ * its buffer pin then.  Called before a reader decides whether a page is
+ * in use; cheap when no slot holds a pin.
+ */
+void
+NvmRowLockSlotPinsCheck(void)
+{
+	if (n_slot_pins == 0)
+		return;
+	for (int i = 0; i < NVM_SLOT_PINS; i++)
+	{
+		NvmSlotPin *p = &slot_pins[i];
+		TupleTableSlot *slot = p->slot;
+
+		if (slot == NULL)
+			continue;
+		if (p->epoch != NvmPoolPinEpoch() || TTS_EMPTY(slot) ||
+			!TTS_IS_HEAPTUPLE(slot) ||
+			((HeapTupleTableSlot *) slot)->tuple != p->tuple)
+			NvmRowLockSlotPinDrop(p);
+	}
+}
+
+/*
+ * NvmRowLockStoreRow - store a copy of tup, the row at blkno that
+ * tuple_lock looked at, in the caller's slot, and pin the page for as long
+ * as the slot holds it (see above).  Caller holds the page lock.
+ */
+static void
+NvmRowLockStoreRow(HeapTuple tup, TupleTableSlot *slot, int dirIndex, BlockNumber blkno)
+{
+	HeapTuple	copy = heap_copytuple(tup);
+	NvmSlotPin *p = NULL;
+
+	ExecStoreHeapTuple(copy, slot, true);
+	for (int i = 0; i < NVM_SLOT_PINS && p == NULL; i++)
+		if (slot_pins[i].slot == slot)
+		{
+			/* the slot's row before this one: its pin goes */
+			p = &slot_pins[i];
+			NvmRowLockSlotPinDrop(p);
+		}
+	if (p == NULL)
+	{
+		MemoryContextCallback *cb;
+
+		for (int i = 0; i < NVM_SLOT_PINS && p == NULL; i++)
+			if (slot_pins[i].slot == NULL)
+				p = &slot_pins[i];
+		if (p == NULL)
+		{
+			p = &slot_pins[next_slot_pin];
+			next_slot_pin = (next_slot_pin + 1) % NVM_SLOT_PINS;
+			NvmRowLockSlotPinDrop(p);
+		}
+		cb = MemoryContextAlloc(slot->tts_mcxt, sizeof(MemoryContextCallback));
+		cb->func = NvmRowLockSlotMemoryGone;
+		cb->arg = slot;
+		MemoryContextRegisterResetCallback(slot->tts_mcxt, cb);
+	}
+	p->held = IplPinPage(dirIndex, blkno);
+	p->epoch = NvmPoolPinEpoch();
+	p->tuple = copy;
+	p->slot = slot;
+	n_slot_pins++;
+}
 
 /*
  * NvmRowLockPage - lock the page of tid exclusively; returns the page and
@@ -858,7 +987,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 				tmfd->ctid = tup.t_self;
 				tmfd->xmax = priorXmax;
 				tmfd->cmax = HeapTupleHeaderGetCmin(tup.t_data);
-				ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+				NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
 				LWLockRelease(lock);
 				return TM_SelfModified;
 			}
@@ -903,7 +1032,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			 * DO UPDATE tells a row its own command made from a concurrent
 			 * one by its xmin), so it gets it, as from heap.
 			 */
-			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+			NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
 			LWLockRelease(lock);
 			NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 			return result;
@@ -922,7 +1051,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			TransactionId updater = NvmRowLockUpdater(tup.t_data);
 
 			NvmRowLockJoin(rel, dirIndex, page, &tup, want, cid);
-			ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+			NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
 			tmfd->ctid = next;
 			tmfd->xmax = updater;
 			tmfd->cmax = InvalidCommandId;
@@ -957,7 +1086,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			}
 			return TM_Ok;
 		}
-		ExecStoreHeapTuple(heap_copytuple(&tup), slot, true);
+		NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
 		LWLockRelease(lock);
 		NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 		return TM_Ok;

@@ -11,7 +11,7 @@ CREATE EXTENSION IF NOT EXISTS nvm_am;
 -- statements each: inserts, COPY, rows stored with TOAST, updates, updates
 -- rolled back, deletes, scans, VACUUM), and of its second mix, which adds
 -- row locks, upserts, subtransactions rolled back, ANALYZE, RETURNING,
--- VACUUM FULL and CLUSTER, with seeds 1011 and 1013 (`placement_fuzz.py
+-- VACUUM FULL and CLUSTER, with seeds 1011, 1013 and 1022 (`placement_fuzz.py
 -- SEED 60 --regress` writes a section).  Seed 101 needs VACUUM to skip the index
 -- pass only below heap's threshold of pages with dead line pointers (2 %,
 -- rounded down); seed 107 needs a page left to a new frame while a scan
@@ -19,7 +19,9 @@ CREATE EXTENSION IF NOT EXISTS nvm_am;
 -- needs VACUUM to leave the free space map alone for a page whose dead
 -- line pointers wait for the index pass (which then was bypassed); seeds
 -- 1011 and 1013 need a prune to free the versions a rolled-back
--- subtransaction left behind a version still live.
+-- subtransaction left behind a version still live; seed 1022 needs the row
+-- ON CONFLICT DO UPDATE locked to keep its page pinned while the update's
+-- unique checks run, as heap's slot keeps it.
 -- (the seeds' statements run each in a session of their own: the setting
 -- is the database's for this test)
 SELECT format('ALTER DATABASE %I SET max_parallel_workers_per_gather = 0',
@@ -3083,6 +3085,375 @@ BEGIN; UPDATE m1013_heap SET v = v + 1, pad = pad || 'z' WHERE id % 10 = 2; ROLL
 INSERT INTO placement_log SELECT 'seed 1013', 60, placement_differs('m1013_nvm', 'm1013_heap');
 \c
 \o
+-- the mix of seed 1022 (fillfactor 100)
+CREATE TABLE m1022_nvm (id int PRIMARY KEY, k int, v int, pad text) USING nvm_am
+  WITH (fillfactor = 100, autovacuum_enabled = false);
+CREATE INDEX ON m1022_nvm (k);
+CREATE TABLE m1022_heap (id int PRIMARY KEY, k int, v int, pad text) USING heap
+  WITH (fillfactor = 100, autovacuum_enabled = false);
+CREATE INDEX ON m1022_heap (k);
+\o /dev/null
+VACUUM FULL m1022_nvm;
+\c
+VACUUM FULL m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 1, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; UPDATE m1022_nvm SET v = v + 1, pad = pad || 'z' WHERE id % 2 = 1; ROLLBACK;
+\c
+BEGIN; UPDATE m1022_heap SET v = v + 1, pad = pad || 'z' WHERE id % 2 = 1; ROLLBACK;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 2, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+ANALYZE m1022_nvm;
+\c
+ANALYZE m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 3, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 10 = 3;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 10 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 4, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 990 + g % 7) FROM generate_series(1, 50) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 990 + g % 7) FROM generate_series(1, 50) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 5, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*), sum(v) FROM m1022_nvm;
+\c
+SELECT count(*), sum(v) FROM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 6, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+COPY m1022_nvm FROM PROGRAM 'seq 51 250 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1022_heap FROM PROGRAM 'seq 51 250 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 7, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 50 = 43;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 50 = 43;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 8, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 1185 + g % 7) FROM generate_series(251, 255) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 1185 + g % 7) FROM generate_series(251, 255) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 9, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET k = k + 1 WHERE id % 5 = 2;
+\c
+UPDATE m1022_heap SET k = k + 1 WHERE id % 5 = 2;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 10, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+VACUUM m1022_nvm;
+\c
+VACUUM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 11, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1 WHERE id % 10 = 7 RETURNING id;
+\c
+UPDATE m1022_heap SET v = v + 1 WHERE id % 10 = 7 RETURNING id;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 12, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('u', 1091) FROM generate_series(90, 139) g ON CONFLICT (id) DO UPDATE SET v = m1022_nvm.v + 1;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('u', 1091) FROM generate_series(90, 139) g ON CONFLICT (id) DO UPDATE SET v = m1022_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 13, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1022_nvm WHERE id % 3 = 0 FOR UPDATE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1022_heap WHERE id % 3 = 0 FOR UPDATE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 14, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*), sum(v) FROM m1022_nvm;
+\c
+SELECT count(*), sum(v) FROM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 15, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; UPDATE m1022_nvm SET v = v + 1 WHERE id % 5 = 1; SAVEPOINT s; UPDATE m1022_nvm SET pad = pad || 'q' WHERE id % 5 = 3; ROLLBACK TO s; UPDATE m1022_nvm SET v = v + 1 WHERE id % 5 = 0; COMMIT;
+\c
+BEGIN; UPDATE m1022_heap SET v = v + 1 WHERE id % 5 = 1; SAVEPOINT s; UPDATE m1022_heap SET pad = pad || 'q' WHERE id % 5 = 3; ROLLBACK TO s; UPDATE m1022_heap SET v = v + 1 WHERE id % 5 = 0; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 16, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 10 = 9;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN -3 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + -3)) END WHERE id % 10 = 9;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 17, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+CLUSTER m1022_nvm USING m1022_nvm_pkey;
+\c
+CLUSTER m1022_heap USING m1022_heap_pkey;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 18, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+VACUUM m1022_nvm;
+\c
+VACUUM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 19, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; UPDATE m1022_nvm SET v = v + 1, pad = pad || 'z' WHERE id % 5 = 1; ROLLBACK;
+\c
+BEGIN; UPDATE m1022_heap SET v = v + 1, pad = pad || 'z' WHERE id % 5 = 1; ROLLBACK;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 20, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET k = k + 1 WHERE id % 20 = 4;
+\c
+UPDATE m1022_heap SET k = k + 1 WHERE id % 20 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 21, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; UPDATE m1022_nvm SET v = v + 1 WHERE id % 5 = 2; SAVEPOINT s; UPDATE m1022_nvm SET pad = pad || 'q' WHERE id % 5 = 4; ROLLBACK TO s; UPDATE m1022_nvm SET v = v + 1 WHERE id % 5 = 1; COMMIT;
+\c
+BEGIN; UPDATE m1022_heap SET v = v + 1 WHERE id % 5 = 2; SAVEPOINT s; UPDATE m1022_heap SET pad = pad || 'q' WHERE id % 5 = 4; ROLLBACK TO s; UPDATE m1022_heap SET v = v + 1 WHERE id % 5 = 1; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 22, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 5 = 4;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 5 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 23, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('u', 967) FROM generate_series(16, 20) g ON CONFLICT (id) DO UPDATE SET v = m1022_nvm.v + 1;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('u', 967) FROM generate_series(16, 20) g ON CONFLICT (id) DO UPDATE SET v = m1022_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 24, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 24 + g % 7) FROM generate_series(256, 256) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 24 + g % 7) FROM generate_series(256, 256) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 25, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1022_nvm WHERE id % 10 = 4 FOR NO KEY UPDATE) s; COMMIT;
+\c
+BEGIN; SELECT count(*) FROM (SELECT id FROM m1022_heap WHERE id % 10 = 4 FOR NO KEY UPDATE) s; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 26, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 276 + g % 7) FROM generate_series(257, 556) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 276 + g % 7) FROM generate_series(257, 556) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 27, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('u', 557) FROM generate_series(9, 13) g ON CONFLICT (id) DO UPDATE SET v = m1022_nvm.v + 1;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('u', 557) FROM generate_series(9, 13) g ON CONFLICT (id) DO UPDATE SET v = m1022_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 28, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*) FROM (SELECT v FROM m1022_nvm WHERE id BETWEEN 279 AND 578) s;
+\c
+SELECT count(*) FROM (SELECT v FROM m1022_heap WHERE id BETWEEN 279 AND 578) s;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 29, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*), sum(v) FROM m1022_nvm;
+\c
+SELECT count(*), sum(v) FROM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 30, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+DELETE FROM m1022_nvm WHERE id % 10 = 2 AND id > 335;
+\c
+DELETE FROM m1022_heap WHERE id % 10 = 2 AND id > 335;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 31, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+CLUSTER m1022_nvm USING m1022_nvm_pkey;
+\c
+CLUSTER m1022_heap USING m1022_heap_pkey;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 32, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 46 + g % 7) FROM generate_series(557, 856) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 46 + g % 7) FROM generate_series(557, 856) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 33, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+COPY m1022_nvm FROM PROGRAM 'seq 857 866 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1022_heap FROM PROGRAM 'seq 857 866 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 34, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; UPDATE m1022_nvm SET v = v + 1 WHERE id % 10 = 0; SAVEPOINT s; UPDATE m1022_nvm SET pad = pad || 'q' WHERE id % 10 = 3; ROLLBACK TO s; UPDATE m1022_nvm SET v = v + 1 WHERE id % 10 = 1; COMMIT;
+\c
+BEGIN; UPDATE m1022_heap SET v = v + 1 WHERE id % 10 = 0; SAVEPOINT s; UPDATE m1022_heap SET pad = pad || 'q' WHERE id % 10 = 3; ROLLBACK TO s; UPDATE m1022_heap SET v = v + 1 WHERE id % 10 = 1; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 35, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET k = k + 1 WHERE id % 20 = 3;
+\c
+UPDATE m1022_heap SET k = k + 1 WHERE id % 20 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 36, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+COPY m1022_nvm FROM PROGRAM 'seq 867 1066 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+COPY m1022_heap FROM PROGRAM 'seq 867 1066 | sed "s/.*/&,1,0,cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc/"' WITH (FORMAT csv);
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 37, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('u', 1011) FROM generate_series(247, 296) g ON CONFLICT (id) DO UPDATE SET v = m1022_nvm.v + 1;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('u', 1011) FROM generate_series(247, 296) g ON CONFLICT (id) DO UPDATE SET v = m1022_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 38, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*), sum(v) FROM m1022_nvm;
+\c
+SELECT count(*), sum(v) FROM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 39, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+BEGIN; UPDATE m1022_nvm SET v = v + 1 WHERE id % 5 = 1; SAVEPOINT s; UPDATE m1022_nvm SET pad = pad || 'q' WHERE id % 5 = 0; ROLLBACK TO s; UPDATE m1022_nvm SET v = v + 1 WHERE id % 5 = 4; COMMIT;
+\c
+BEGIN; UPDATE m1022_heap SET v = v + 1 WHERE id % 5 = 1; SAVEPOINT s; UPDATE m1022_heap SET pad = pad || 'q' WHERE id % 5 = 0; ROLLBACK TO s; UPDATE m1022_heap SET v = v + 1 WHERE id % 5 = 4; COMMIT;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 40, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 1030 + g % 7) FROM generate_series(1067, 1116) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 1030 + g % 7) FROM generate_series(1067, 1116) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 41, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 300) i) FROM generate_series(1117, 1117) g;
+\c
+INSERT INTO m1022_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 300) i) FROM generate_series(1117, 1117) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 42, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*), sum(v) FROM m1022_nvm;
+\c
+SELECT count(*), sum(v) FROM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 43, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 0;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 0;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 44, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET k = k + 1 WHERE id % 20 = 1;
+\c
+UPDATE m1022_heap SET k = k + 1 WHERE id % 20 = 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 45, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+VACUUM m1022_nvm;
+\c
+VACUUM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 46, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET k = k + 1 WHERE id % 20 = 3;
+\c
+UPDATE m1022_heap SET k = k + 1 WHERE id % 20 = 3;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 47, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+DELETE FROM m1022_nvm WHERE id % 40 = 18 AND id > 177;
+\c
+DELETE FROM m1022_heap WHERE id % 40 = 18 AND id > 177;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 48, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 5 = 4;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 5 = 4;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 49, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+DELETE FROM m1022_nvm WHERE id % 40 = 10 AND id > 6;
+\c
+DELETE FROM m1022_heap WHERE id % 40 = 10 AND id > 6;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 50, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 2 = 0;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 2 = 0;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 51, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(1118, 1118) g;
+\c
+INSERT INTO m1022_heap SELECT g, 1, 0, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 100) i) FROM generate_series(1118, 1118) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 52, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+VACUUM m1022_nvm;
+\c
+VACUUM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 53, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+SELECT count(*), sum(v) FROM m1022_nvm;
+\c
+SELECT count(*), sum(v) FROM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 54, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+ANALYZE m1022_nvm;
+\c
+ANALYZE m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 55, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('x', 1078 + g % 7) FROM generate_series(1119, 1119) g;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('x', 1078 + g % 7) FROM generate_series(1119, 1119) g;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 56, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+INSERT INTO m1022_nvm SELECT g, g % 97, 0, repeat('u', 842) FROM generate_series(944, 948) g ON CONFLICT (id) DO UPDATE SET v = m1022_nvm.v + 1;
+\c
+INSERT INTO m1022_heap SELECT g, g % 97, 0, repeat('u', 842) FROM generate_series(944, 948) g ON CONFLICT (id) DO UPDATE SET v = m1022_heap.v + 1;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 57, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+VACUUM m1022_nvm;
+\c
+VACUUM m1022_heap;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 58, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+UPDATE m1022_nvm SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 7;
+\c
+UPDATE m1022_heap SET v = v + 1, pad = CASE WHEN 0 = 0 THEN pad ELSE repeat('y', greatest(1, length(pad) + 0)) END WHERE id % 50 = 7;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 59, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+CLUSTER m1022_nvm USING m1022_nvm_pkey;
+\c
+CLUSTER m1022_heap USING m1022_heap_pkey;
+\c
+INSERT INTO placement_log SELECT 'seed 1022', 60, placement_differs('m1022_nvm', 'm1022_heap');
+\c
+\o
 -- statements after which some row lies elsewhere than in heap
 SELECT mix, count(*) AS statements, count(*) FILTER (WHERE differing > 0) AS differing,
        min(step) FILTER (WHERE differing > 0) AS first_differing
@@ -3097,7 +3468,7 @@ RESET client_min_messages;
 SELECT m AS mix, count(*) AS pages,
        count(*) FILTER (WHERE a.lower <> b.lower OR a.upper <> b.upper) AS other_bounds,
        count(*) FILTER (WHERE (a.flags & 3) <> (b.flags & 3)) AS other_flags
-  FROM unnest(ARRAY['m5', 'm7', 'm110', 'm101', 'm107', 'm138', 'm1011', 'm1013']) m,
+  FROM unnest(ARRAY['m5', 'm7', 'm110', 'm101', 'm107', 'm138', 'm1011', 'm1013', 'm1022']) m,
        generate_series(0, pg_relation_size(m || '_heap') / 8192 - 1) g,
        page_header(nvm_am.nvm_am_get_raw_page(m || '_nvm', g::int)) a,
        page_header(get_raw_page(m || '_heap', g::int)) b
@@ -3110,9 +3481,11 @@ SELECT count(*) FROM nvm_am.nvm_am_check('m107_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m138_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m1011_nvm');
 SELECT count(*) FROM nvm_am.nvm_am_check('m1013_nvm');
+SELECT count(*) FROM nvm_am.nvm_am_check('m1022_nvm');
 DROP TABLE pr_nvm, pr_heap, m5_nvm, m5_heap, m7_nvm, m7_heap, m110_nvm, m110_heap,
   m101_nvm, m101_heap, m107_nvm, m107_heap, m138_nvm, m138_heap,
-  m1011_nvm, m1011_heap, m1013_nvm, m1013_heap, placement_log;
+  m1011_nvm, m1011_heap, m1013_nvm, m1013_heap,
+  m1022_nvm, m1022_heap, placement_log;
 DROP FUNCTION placement_differs(regclass, regclass);
 SELECT format('ALTER DATABASE %I RESET max_parallel_workers_per_gather',
               current_database()) \gexec
