@@ -5,7 +5,8 @@
  *	  and updates share with them: who holds a row, whether a new holder
  *	  must wait, the new xmax (one transaction, or a multixact), and the
  *	  locking of the newer versions of a row whose running update a lock
- *	  was compatible with.
+ *	  was compatible with; and the pin on a locked row's page that the
+ *	  caller's slot holds while it holds the row, as heap's slot does.
  *
  *	  As in heap, xmax holds either one transaction (a locker with its lock
  *	  strength in the infomask, or an updater) or a multixact of several
@@ -64,25 +65,29 @@ typedef struct NvmSlotPin
 {
 	TupleTableSlot *slot;		/* NULL: a free entry */
 	HeapTuple	tuple;			/* the copy stored in it */
-	uint64		held;			/* the page's pin (IplPinPage) */
+	uint64		held;			/* the page's pin (IplPinPage), 0: none */
 	uint64		epoch;			/* NvmPoolPinEpoch() when taken */
 } NvmSlotPin;
 
 static NvmSlotPin slot_pins[NVM_SLOT_PINS];
-static int	n_slot_pins = 0;
+static int	n_slot_pins = 0;	/* entries holding a pin */
 static int	next_slot_pin = 0;	/* the entry to reuse when all are taken */
 
 /*
- * NvmRowLockSlotPinDrop - forget entry p, dropping its pin unless the
- * transaction that took it has ended (its pins went with it).
+ * NvmRowLockSlotPinRelease - entry p's slot lets its row go: drop the pin,
+ * unless the transaction that took it has ended (its pins went with it).
+ * The entry stays the slot's (its memory's reset callback is registered
+ * once).
  */
 static void
-NvmRowLockSlotPinDrop(NvmSlotPin *p)
+NvmRowLockSlotPinRelease(NvmSlotPin *p)
 {
+	if (p->held == 0)
+		return;
 	if (p->epoch == NvmPoolPinEpoch())
 		IplDropPage(&p->held);
-	p->slot = NULL;
 	p->held = 0;
+	p->tuple = NULL;
 	n_slot_pins--;
 }
 
@@ -95,7 +100,10 @@ NvmRowLockSlotMemoryGone(void *arg)
 {
 	for (int i = 0; i < NVM_SLOT_PINS; i++)
 		if (slot_pins[i].slot == (TupleTableSlot *) arg)
-			NvmRowLockSlotPinDrop(&slot_pins[i]);
+		{
+			NvmRowLockSlotPinRelease(&slot_pins[i]);
+			slot_pins[i].slot = NULL;
+		}
 }
 
 /*
@@ -114,12 +122,12 @@ NvmRowLockSlotPinsCheck(void)
 		NvmSlotPin *p = &slot_pins[i];
 		TupleTableSlot *slot = p->slot;
 
-		if (slot == NULL)
+		if (p->held == 0)
 			continue;
 		if (p->epoch != NvmPoolPinEpoch() || TTS_EMPTY(slot) ||
 			!TTS_IS_HEAPTUPLE(slot) ||
 			((HeapTupleTableSlot *) slot)->tuple != p->tuple)
-			NvmRowLockSlotPinDrop(p);
+			NvmRowLockSlotPinRelease(p);
 	}
 }
 
@@ -137,11 +145,7 @@ NvmRowLockStoreRow(HeapTuple tup, TupleTableSlot *slot, int dirIndex, BlockNumbe
 	ExecStoreHeapTuple(copy, slot, true);
 	for (int i = 0; i < NVM_SLOT_PINS && p == NULL; i++)
 		if (slot_pins[i].slot == slot)
-		{
-			/* the slot's row before this one: its pin goes */
 			p = &slot_pins[i];
-			NvmRowLockSlotPinDrop(p);
-		}
 	if (p == NULL)
 	{
 		MemoryContextCallback *cb;
@@ -151,19 +155,22 @@ NvmRowLockStoreRow(HeapTuple tup, TupleTableSlot *slot, int dirIndex, BlockNumbe
 				p = &slot_pins[i];
 		if (p == NULL)
 		{
+			/* all taken: the oldest gives its pin up early */
 			p = &slot_pins[next_slot_pin];
 			next_slot_pin = (next_slot_pin + 1) % NVM_SLOT_PINS;
-			NvmRowLockSlotPinDrop(p);
 		}
+		NvmRowLockSlotPinRelease(p);
 		cb = MemoryContextAlloc(slot->tts_mcxt, sizeof(MemoryContextCallback));
 		cb->func = NvmRowLockSlotMemoryGone;
 		cb->arg = slot;
 		MemoryContextRegisterResetCallback(slot->tts_mcxt, cb);
+		p->slot = slot;
 	}
+	else
+		NvmRowLockSlotPinRelease(p);	/* the slot's row before this one */
 	p->held = IplPinPage(dirIndex, blkno);
 	p->epoch = NvmPoolPinEpoch();
 	p->tuple = copy;
-	p->slot = slot;
 	n_slot_pins++;
 }
 
