@@ -890,6 +890,17 @@ IplPageInUse(int dirIndex, BlockNumber blkno)
 }
 
 /*
+ * IplPinIdOf - what holding a page's image pins: its merge-cache slot
+ * (slot, from IplCacheSlotOfPage), or else frame, which it is read from in
+ * place.
+ */
+static inline uint64
+IplPinIdOf(int slot, uint64 frame)
+{
+	return slot >= 0 ? IplCacheSlotPinId(slot) : frame;
+}
+
+/*
  * IplHoldRef - hold the image IplLookPage found, for a scan or an index
  * fetch that keeps pointers into it after releasing the page lock: the
  * image is pinned in *held (and the pin of what *held pinned before
@@ -906,9 +917,8 @@ IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 	Page		page = ref->page;
 	int			slot = IplCacheSlotOfPage(page);
 	bool		copy = copybuf != NULL && nvm_read_mode == NVM_READ_COPY;
-	uint64		id;
+	uint64		id = IplPinIdOf(slot, ref->frame);
 
-	id = slot >= 0 ? IplCacheSlotPinId(slot) : ref->frame;
 	if (*held != id)
 	{
 		NvmPoolPinFrame(id);
@@ -938,12 +948,10 @@ uint64
 IplPinPage(int dirIndex, BlockNumber blkno)
 {
 	IplPageRef	ref;
-	int			slot;
 	uint64		id;
 
 	IplLookPage(dirIndex, blkno, &ref);
-	slot = IplCacheSlotOfPage(ref.page);
-	id = slot >= 0 ? IplCacheSlotPinId(slot) : ref.frame;
+	id = IplPinIdOf(IplCacheSlotOfPage(ref.page), ref.frame);
 	NvmPoolPinFrame(id);
 	return id;
 }

@@ -132,12 +132,12 @@ NvmRowLockSlotPinsCheck(void)
 }
 
 /*
- * NvmRowLockStoreRow - store a copy of tup, the row at blkno that
- * tuple_lock looked at, in the caller's slot, and pin the page for as long
- * as the slot holds it (see above).  Caller holds the page lock.
+ * NvmRowLockStoreRow - store a copy of tup, the row tuple_lock looked at,
+ * in the caller's slot, and pin its page for as long as the slot holds it
+ * (see above).  Caller holds the page lock.
  */
 static void
-NvmRowLockStoreRow(HeapTuple tup, TupleTableSlot *slot, int dirIndex, BlockNumber blkno)
+NvmRowLockStoreRow(HeapTuple tup, TupleTableSlot *slot, int dirIndex)
 {
 	HeapTuple	copy = heap_copytuple(tup);
 	NvmSlotPin *p = NULL;
@@ -168,7 +168,7 @@ NvmRowLockStoreRow(HeapTuple tup, TupleTableSlot *slot, int dirIndex, BlockNumbe
 	}
 	else
 		NvmRowLockSlotPinRelease(p);	/* the slot's row before this one */
-	p->held = IplPinPage(dirIndex, blkno);
+	p->held = IplPinPage(dirIndex, ItemPointerGetBlockNumber(&tup->t_self));
 	p->epoch = NvmPoolPinEpoch();
 	p->tuple = copy;
 	n_slot_pins++;
@@ -994,7 +994,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 				tmfd->ctid = tup.t_self;
 				tmfd->xmax = priorXmax;
 				tmfd->cmax = HeapTupleHeaderGetCmin(tup.t_data);
-				NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
+				NvmRowLockStoreRow(&tup, slot, dirIndex);
 				LWLockRelease(lock);
 				return TM_SelfModified;
 			}
@@ -1039,7 +1039,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			 * DO UPDATE tells a row its own command made from a concurrent
 			 * one by its xmin), so it gets it, as from heap.
 			 */
-			NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
+			NvmRowLockStoreRow(&tup, slot, dirIndex);
 			LWLockRelease(lock);
 			NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 			return result;
@@ -1058,7 +1058,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			TransactionId updater = NvmRowLockUpdater(tup.t_data);
 
 			NvmRowLockJoin(rel, dirIndex, page, &tup, want, cid);
-			NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
+			NvmRowLockStoreRow(&tup, slot, dirIndex);
 			tmfd->ctid = next;
 			tmfd->xmax = updater;
 			tmfd->cmax = InvalidCommandId;
@@ -1093,7 +1093,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			}
 			return TM_Ok;
 		}
-		NvmRowLockStoreRow(&tup, slot, dirIndex, ItemPointerGetBlockNumber(&tup.t_self));
+		NvmRowLockStoreRow(&tup, slot, dirIndex);
 		LWLockRelease(lock);
 		NvmRowLockReleaseTuple(rel, &ctid, &tuplock);
 		return TM_Ok;

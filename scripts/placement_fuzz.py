@@ -122,7 +122,8 @@ def create(ff, name, am):
 
 
 def regress_section(seed, ff, stmts):
-    """The statements as sql/nvm_placement.sql runs them, in one session."""
+    """The statements as sql/nvm_placement.sql runs them: each in a session
+    of its own, and the tables compared after each."""
     out = ["-- the mix of seed %d (fillfactor %d)" % (seed, ff)]
     for am, suffix in (("nvm_am", "nvm"), ("heap", "heap")):
         out += ["CREATE TABLE m%d_%s (id int PRIMARY KEY, k int, v int, pad text) USING %s"
