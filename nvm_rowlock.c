@@ -595,6 +595,19 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 	*relocked = false;
 	if (result == TM_Invisible)
 		return result;
+	if ((result == TM_Updated || result == TM_Deleted) &&
+		(tup->t_data->t_infomask & HEAP_XMAX_IS_MULTI) &&
+		TransactionIdIsValid(NvmRowLockConflicting(tup->t_data, want)))
+	{
+		/*
+		 * The update committed, but a locker that came while it ran (a
+		 * foreign-key check's FOR KEY SHARE) is still running and its lock
+		 * conflicts with ours.  heap reports such a multixact as being
+		 * modified while any member runs, and waits for the conflicting
+		 * members before it reports the update; so do we.
+		 */
+		result = TM_BeingModified;
+	}
 	if (result == TM_BeingModified)
 	{
 		/* only a running holder whose lock conflicts with ours matters */

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""isolation_fuzz.py - do concurrent transactions on nvm_am see, wait and
+fail as they do on heap?
+
+Writes a random isolation spec (PostgreSQL's isolationtester format): a
+parent table with a primary key and a unique column, a child table with a
+foreign key to it, and two or three sessions, each one transaction at a
+random isolation level of a few statements drawn from updates (of plain,
+unique and key columns), deletes, inserts, upserts, row locks of all four
+strengths (also NOWAIT and SKIP LOCKED, and in subtransactions rolled
+back), foreign-key checks, rows moved between the partitions of a third table,
+savepoints rolled back and snapshot reads, then
+COMMIT or ROLLBACK; sometimes a VACUUM runs between their steps.  The
+permutations interleave the sessions at random; after each, a fourth
+session reads both tables.  The spec runs once in a database whose
+default_table_access_method is heap and once in one where it is nvm_am,
+and the two outputs (every result, every "waiting", every error) must be
+the same.
+
+  python3 scripts/isolation_fuzz.py SEED [SEED_TO]   against $PGHOST/$PGPORT
+  python3 scripts/isolation_fuzz.py SEED --spec      print the spec
+  python3 scripts/isolation_fuzz.py SEED --self      heap against heap (is
+                                                     the output deterministic?)
+
+A permutation only launches a step of a session that cannot be waiting:
+the generator keeps, per open transaction, the rows it has written or
+locked, and a statement that may wait for one of them holds its session's
+next steps back until the other transaction has ended.  The model errs
+towards "may wait", which only costs interleavings.  At most one session
+waits at a time: two waiters woken by one commit race for the row (on
+heap as well), and the output would depend on which the kernel runs
+first.
+
+Exit status 1 when a spec's outputs differ; both outputs are left in
+/tmp/isolation_fuzz/.
+"""
+import difflib
+import os
+import random
+import subprocess
+import sys
+
+OUT = "/tmp/isolation_fuzz"
+NPARENT = 6
+LEVELS = ["READ COMMITTED", "READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"]
+LOCKS = ["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
+
+
+def tester():
+    pgxs = subprocess.run(["pg_config", "--pgxs"], capture_output=True,
+                          text=True).stdout.strip()
+    return os.path.join(os.path.dirname(pgxs), "..", "test", "isolation",
+                        "isolationtester")
+
+
+class Gen:
+    """One spec's random choices."""
+
+    def __init__(self, seed):
+        self.rnd = random.Random(seed)
+        self.nextid = 100
+
+    def key(self):
+        # mostly the rows that exist, the first ones most (so that sessions
+        # meet), sometimes one that does not exist yet
+        return self.rnd.choice([1, 1, 1, 2, 2, 3, 4, 5, 6, 7])
+
+    def newkey(self):
+        # a row to insert: mostly one no other session inserts, sometimes
+        # one that exists or that another session may insert too
+        return self.rnd.choice([7, 8, 9, 10, 11, 12, self.key()])
+
+    def unique(self):
+        return self.rnd.choice([75, 85, 95, 105, 115, 125, 135, 145, 10 * self.key()])
+
+    def statement(self):
+        """A statement as (sql, touches, may_wait): touches lists
+        (resource, key, mode), mode 's' for key-share and share locks, 'x'
+        for everything else; key '*' stands for every row of the resource.
+        A statement that writes or locks a row of p may also give it a new
+        version in the index of the unique column ('w': only an insert of
+        any value waits for it)."""
+        sql, touches, may_wait = self.statement1()
+        if any(t[0] == "p" and t[2] == "x" for t in touches):
+            touches = touches + [("pu", "*", "w")]
+        return sql, touches, may_wait
+
+    def statement1(self):
+        r = self.rnd
+        k = self.key()
+        op = r.choice(["upd", "upd", "updu", "updkey", "del", "ins", "upsert",
+                       "nothing", "lock", "lock", "skip", "multi", "insc", "updc",
+                       "delc", "read", "readc", "savepoint", "reinsert",
+                       "lockrange", "cond", "multidel", "byu", "updcv", "point",
+                       "sublock", "qmove", "qupd", "qlock", "qdel"])
+        if op == "upd":
+            return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
+                    [("p", k, "x")], True)
+        if op == "updu":
+            u = self.unique()
+            return ("UPDATE p SET u = %d WHERE id = %d RETURNING id, u" % (u, k),
+                    [("p", k, "x"), ("pu", u, "x")], True)
+        if op == "updkey":
+            k2 = self.newkey()
+            return ("UPDATE p SET id = %d WHERE id = %d RETURNING id" % (k2, k),
+                    [("p", k, "x"), ("p", k2, "x"), ("c", "*", "x")], True)
+        if op == "del":
+            return ("DELETE FROM p WHERE id = %d RETURNING id" % k,
+                    [("p", k, "x"), ("c", "*", "x")], True)
+        if op in ("ins", "upsert", "nothing"):
+            k = self.key() if op == "upsert" else self.newkey()
+            u = self.unique()
+            sql = "INSERT INTO p VALUES (%d, %d, 0)" % (k, u)
+            if op == "upsert":
+                sql += " ON CONFLICT (id) DO UPDATE SET v = p.v + 100 RETURNING id, v"
+            elif op == "nothing":
+                sql += " ON CONFLICT DO NOTHING RETURNING id"
+            return (sql, [("p", k, "x"), ("pu", u, "x")], True)
+        if op == "lock":
+            m = r.choice(LOCKS)
+            return ("SELECT id, v FROM p WHERE id = %d FOR %s" % (k, m),
+                    [("p", k, "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
+        if op == "skip":
+            k2 = self.key()
+            m = r.choice(LOCKS)
+            w = r.choice(["NOWAIT", "SKIP LOCKED"])
+            return ("SELECT id FROM p WHERE id IN (%d, %d) ORDER BY id FOR %s %s"
+                    % (k, k2, m, w),
+                    [("p", k, "x"), ("p", k2, "x")], False)
+        if op == "multi":
+            return ("WITH w AS (UPDATE p SET v = v + 10 WHERE v %% 2 = %d RETURNING id, v) "
+                    "SELECT * FROM w ORDER BY id" % r.randint(0, 1),
+                    [("p", "*", "x")], True)
+        if op == "insc":
+            self.nextid += 1
+            return ("INSERT INTO c VALUES (%d, %d, 0)" % (self.nextid, k),
+                    [("p", k, "s"), ("c", self.nextid, "x")], True)
+        if op == "updc":
+            j = r.randint(1, 8)
+            return ("UPDATE c SET pid = %d WHERE id = %d" % (k, j),
+                    [("c", j, "x"), ("p", k, "s")], True)
+        if op == "delc":
+            return ("DELETE FROM c WHERE pid = %d" % k, [("c", "*", "x")], True)
+        if op == "read":
+            return ("SELECT id, u, v, length(pad) FROM p ORDER BY id", [], False)
+        if op == "readc":
+            return ("SELECT pid, count(*), sum(v) FROM c GROUP BY pid ORDER BY pid", [], False)
+        if op == "savepoint":
+            return ("SAVEPOINT a; UPDATE p SET v = v + 1000 WHERE id = %d; ROLLBACK TO a" % k,
+                    [("p", k, "x")], True)
+        if op == "reinsert":
+            u = self.unique()
+            return ("DELETE FROM p WHERE id = %d; INSERT INTO p VALUES (%d, %d, 1)" % (k, k, u),
+                    [("p", k, "x"), ("pu", u, "x"), ("c", "*", "x")], True)
+        if op == "cond":
+            # an update whose condition the newest version may no longer meet
+            return ("UPDATE p SET v = v + 1 WHERE id = %d AND v < %d RETURNING id, v"
+                    % (k, r.randint(1, 12)), [("p", k, "x")], True)
+        if op == "multidel":
+            return ("WITH w AS (DELETE FROM p WHERE v > %d RETURNING id) "
+                    "SELECT * FROM w ORDER BY id" % r.randint(4, 40),
+                    [("p", "*", "x"), ("c", "*", "x")], True)
+        if op == "byu":
+            u = 10 * self.key()
+            return ("UPDATE p SET v = v + 3 WHERE u = %d RETURNING id, u, v" % u,
+                    [("p", "*", "x")], True)
+        if op == "updcv":
+            return ("UPDATE c SET v = v + 1 WHERE pid = %d" % k, [("c", "*", "x")], True)
+        if op == "qmove":
+            # moves the row to the other partition
+            return ("UPDATE q SET part = 1 - part, v = v + 1 WHERE id = %d RETURNING id, part, v"
+                    % k, [("q", k, "x")], True)
+        if op == "qupd":
+            return ("UPDATE q SET v = v + 1 WHERE id = %d RETURNING id, part, v" % k,
+                    [("q", k, "x")], True)
+        if op == "qlock":
+            m = r.choice(LOCKS)
+            return ("SELECT id, part, v FROM q WHERE id = %d FOR %s" % (k, m),
+                    [("q", k, "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
+        if op == "qdel":
+            return ("DELETE FROM q WHERE id = %d RETURNING id, part" % k, [("q", k, "x")], True)
+        if op == "point":
+            return ("SELECT id, u, v FROM p WHERE id = %d" % k, [], False)
+        if op == "sublock":
+            # a row lock taken in a subtransaction that is rolled back
+            return ("SAVEPOINT b; SELECT id FROM p WHERE id = %d FOR %s; ROLLBACK TO b"
+                    % (k, r.choice(LOCKS)), [("p", k, "x")], True)
+        # lockrange
+        m = r.choice(LOCKS)
+        return ("SELECT id FROM p WHERE v >= %d ORDER BY id FOR %s" % (r.randint(0, 60), m),
+                [("p", "*", "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
+
+    def spec(self):
+        r = self.rnd
+        action = r.choice(["NO ACTION", "CASCADE", "CASCADE", "SET NULL", "SET NULL",
+                           "RESTRICT"])
+        upd_action = r.choice(["NO ACTION", "CASCADE", "CASCADE"])
+        vindex = r.random() < 0.5
+        # wide rows put a few on a page: updates then move rows to other
+        # pages, and waiters follow update chains across pages
+        pad = r.choice([0, 0, 700, 1900])
+        ff = r.choice([100, 100, 50])
+        nsess = r.choice([2, 2, 3])
+        lines = ["setup",
+                 "{",
+                 "  CREATE TABLE p (id int PRIMARY KEY, u int UNIQUE, v int NOT NULL,"
+                 " pad text DEFAULT repeat('x', %d)) WITH (fillfactor = %d);" % (pad, ff),
+                 "  CREATE TABLE c (id int PRIMARY KEY, pid int REFERENCES p"
+                 " ON DELETE %s ON UPDATE %s, v int);" % (action, upd_action)]
+        if vindex:
+            lines.append("  CREATE INDEX ON p (v);")
+        lines += ["  ALTER TABLE p ALTER pad SET STORAGE plain;" if pad else "",
+                  "  INSERT INTO p SELECT g, g * 10, g FROM generate_series(1, %d) g;" % NPARENT,
+                  "  INSERT INTO c SELECT g, g %% %d + 1, g FROM generate_series(1, 8) g;"
+                  % NPARENT,
+                  "  CREATE TABLE q (id int, part int, v int) PARTITION BY LIST (part);",
+                  "  CREATE TABLE q0 PARTITION OF q FOR VALUES IN (0);",
+                  "  CREATE TABLE q1 PARTITION OF q FOR VALUES IN (1);",
+                  "  CREATE INDEX ON q (id);",
+                  "  INSERT INTO q SELECT g, g %% 2, g FROM generate_series(1, %d) g;" % NPARENT,
+                  "}",
+                  "teardown { DROP TABLE c, p, q; }", ""]
+        sessions = []
+        for s in range(nsess):
+            name = "s%d" % (s + 1)
+            level = r.choice(LEVELS)
+            steps = [self.statement() for _ in range(r.randint(2, 4))]
+            end = "ROLLBACK" if r.random() < 0.2 else "COMMIT"
+            steps.append((end, [], False))
+            sessions.append((name, steps))
+            lines += ["session %s" % name,
+                      "setup { BEGIN ISOLATION LEVEL %s; }" % level]
+            for i, (sql, _, _) in enumerate(steps):
+                lines.append("step %s%s { %s; }" % (name, chr(ord("a") + i), sql))
+            lines.append("")
+        if r.random() < 0.3:
+            # VACUUM between the transactions' steps: prunes and freezes
+            # what no snapshot needs, under the sessions' feet
+            lines += ["session v",
+                      "step vac { VACUUM %sp; }" % r.choice(["", "(FREEZE) "]), ""]
+            vac = True
+        else:
+            vac = False
+        lines += ["session z",
+                  "step zp { SELECT id, u, v, length(pad) FROM p ORDER BY id; }",
+                  "step zc { SELECT * FROM c ORDER BY id; }",
+                  "step zq { SELECT * FROM q ORDER BY id; }", ""]
+        for _ in range(r.randint(3, 6)):
+            perm = self.permutation(sessions, vac)
+            lines.append("permutation " + " ".join(perm) + " zp zc zq")
+        return "\n".join(lines) + "\n"
+
+    def permutation(self, sessions, vac):
+        """A random interleaving in which no session is asked to run a step
+        while it may be waiting (see the module comment).  With vac, the
+        step vac (VACUUM) comes in one to three times while no session
+        waits: heap's VACUUM (FREEZE) waits for the pin a session waiting
+        for a row lock keeps on its page, a wait isolationtester cannot see
+        (nvm_am's does not)."""
+        r = self.rnd
+        n = len(sessions)
+        pos = [0] * n
+        done = [False] * n
+        touched = [[] for _ in range(n)]
+        waits = [set() for _ in range(n)]
+        out = []
+
+        def conflicts(a, b):
+            for ra, ka, ma in a:
+                for rb, kb, mb in b:
+                    if ra == rb and (ka == kb or "*" in (ka, kb)) and "x" in (ma, mb):
+                        return True
+            return False
+
+        def reaches(a, b, seen=()):
+            # does session a wait, directly or through others, for b?
+            for t in waits[a]:
+                if not done[t] and (t == b or (t not in seen and reaches(t, b, seen + (a,)))):
+                    return True
+            return False
+
+        while not all(done):
+            if vac and r.random() < 0.15 and out.count("vac") < 3 and \
+                    not any(not done[t] and any(not done[b] for b in waits[t])
+                            for t in range(n)):
+                out.append("vac")
+            ready = [s for s in range(n)
+                     if not done[s] and all(done[t] for t in waits[s])]
+            if not ready:
+                break
+            s = r.choice(ready)
+            name, steps = sessions[s]
+            sql, touches, may_wait = steps[pos[s]]
+            blockers = {t for t in range(n)
+                        if t != s and not done[t] and conflicts(touches, touched[t])}
+            waiting = [t for t in range(n)
+                       if t != s and not done[t] and any(not done[b] for b in waits[t])]
+            if may_wait and blockers and (waiting or any(reaches(t, s) for t in blockers)):
+                # would close a cycle, or wait beside another waiter (two
+                # waiters that wake at one commit race for the row, on
+                # heap too): end this transaction instead
+                pos[s] = len(steps) - 1
+                sql, touches, may_wait = steps[pos[s]]
+                blockers = set()
+            out.append("%s%s" % (name, chr(ord("a") + pos[s])))
+            touched[s] += touches
+            if may_wait:
+                waits[s] = blockers
+            pos[s] += 1
+            if pos[s] == len(steps):
+                done[s] = True
+        return out
+
+
+def run(spec, db, path):
+    env = dict(os.environ, PGISOLATIONTIMEOUT="20")
+    conn = "dbname=%s" % db
+    r = subprocess.run([tester(), conn], input=spec, capture_output=True, text=True,
+                       env=env, timeout=600)
+    with open(path, "w") as f:
+        f.write(r.stdout + r.stderr)
+    return r.stdout + r.stderr
+
+
+def psql(db, sql):
+    subprocess.run(["psql", "-X", "-q", "-d", db, "-c", sql], capture_output=True, text=True)
+
+
+def setup(db, am):
+    psql("postgres", "DROP DATABASE IF EXISTS %s" % db)
+    psql("postgres", "CREATE DATABASE %s" % db)
+    psql(db, "CREATE EXTENSION IF NOT EXISTS nvm_am")
+    psql("postgres", "ALTER DATABASE %s SET default_table_access_method = %s" % (db, am))
+    psql("postgres", "ALTER DATABASE %s SET max_parallel_workers_per_gather = 0" % db)
+
+
+def main():
+    seed = int(sys.argv[1])
+    last = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else seed
+    if "--spec" in sys.argv:
+        sys.stdout.write(Gen(seed).spec())
+        return
+    twin = "heap" if "--self" in sys.argv else "nvm_am"
+    setup("fzi_heap", "heap")
+    setup("fzi_twin", twin)
+    os.makedirs(OUT, exist_ok=True)
+    bad = 0
+    for sd in range(seed, last + 1):
+        spec = Gen(sd).spec()
+        with open(os.path.join(OUT, "%d.spec" % sd), "w") as f:
+            f.write(spec)
+        a = run(spec, "fzi_heap", os.path.join(OUT, "%d.heap.out" % sd))
+        b = run(spec, "fzi_twin", os.path.join(OUT, "%d.%s.out" % (sd, twin)))
+        if a != b:
+            bad += 1
+            print("seed %d: outputs differ (%s)" % (sd, OUT))
+            sys.stdout.writelines(list(difflib.unified_diff(
+                a.splitlines(True), b.splitlines(True), "heap", twin, n=4))[:60])
+        else:
+            print("seed %d: same" % sd)
+        sys.stdout.flush()
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
