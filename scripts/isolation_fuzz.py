@@ -21,6 +21,9 @@ the same.
   python3 scripts/isolation_fuzz.py SEED --spec      print the spec
   python3 scripts/isolation_fuzz.py SEED --self      heap against heap (is
                                                      the output deterministic?)
+  python3 scripts/isolation_fuzz.py SEED --placement the final reads show every
+                                                     row's ctid (does nvm_am put
+                                                     rows where heap does?)
 
 A permutation only launches a step of a session that cannot be waiting:
 the generator keeps, per open transaction, the rows it has written or
@@ -31,8 +34,9 @@ waits at a time: two waiters woken by one commit race for the row (on
 heap as well), and the output would depend on which the kernel runs
 first.
 
-Exit status 1 when a spec's outputs differ; both outputs are left in
-/tmp/isolation_fuzz/.
+Prints "seed N ... ok" or "seed N ... FAILED" and the start of the diff.
+Exit status 1 when a spec's outputs differ; the spec and both outputs are
+left in $ISOLATION_FUZZ_DIR (default /tmp/isolation_fuzz).
 """
 import difflib
 import os
@@ -40,14 +44,14 @@ import random
 import subprocess
 import sys
 
-OUT = "/tmp/isolation_fuzz"
+OUT = os.environ.get("ISOLATION_FUZZ_DIR", "/tmp/isolation_fuzz")
 NPARENT = 6
 LEVELS = ["READ COMMITTED", "READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"]
 LOCKS = ["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
 
 
 def tester():
-    pgxs = subprocess.run(["pg_config", "--pgxs"], capture_output=True,
+    pgxs = subprocess.run([os.environ.get("PG_CONFIG", "pg_config"), "--pgxs"], capture_output=True,
                           text=True).stdout.strip()
     return os.path.join(os.path.dirname(pgxs), "..", "test", "isolation",
                         "isolationtester")
@@ -56,8 +60,10 @@ def tester():
 class Gen:
     """One spec's random choices."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, placement=False):
         self.rnd = random.Random(seed)
+        # with placement, the last reads show each row's ctid too
+        self.ctid = "tableoid::regclass, ctid, " if placement else ""
         self.nextid = 100
 
     def key(self):
@@ -242,9 +248,9 @@ class Gen:
         else:
             vac = False
         lines += ["session z",
-                  "step zp { SELECT id, u, v, length(pad) FROM p ORDER BY id; }",
-                  "step zc { SELECT * FROM c ORDER BY id; }",
-                  "step zq { SELECT * FROM q ORDER BY id; }", ""]
+                  "step zp { SELECT %sid, u, v, length(pad) FROM p ORDER BY id; }" % self.ctid,
+                  "step zc { SELECT %s* FROM c ORDER BY id; }" % self.ctid,
+                  "step zq { SELECT %s* FROM q ORDER BY id; }" % self.ctid, ""]
         for _ in range(r.randint(3, 6)):
             perm = self.permutation(sessions, vac)
             lines.append("permutation " + " ".join(perm) + " zp zc zq")
@@ -338,7 +344,7 @@ def main():
     seed = int(sys.argv[1])
     last = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else seed
     if "--spec" in sys.argv:
-        sys.stdout.write(Gen(seed).spec())
+        sys.stdout.write(Gen(seed, "--placement" in sys.argv).spec())
         return
     twin = "heap" if "--self" in sys.argv else "nvm_am"
     setup("fzi_heap", "heap")
@@ -346,18 +352,18 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     bad = 0
     for sd in range(seed, last + 1):
-        spec = Gen(sd).spec()
+        spec = Gen(sd, "--placement" in sys.argv).spec()
         with open(os.path.join(OUT, "%d.spec" % sd), "w") as f:
             f.write(spec)
         a = run(spec, "fzi_heap", os.path.join(OUT, "%d.heap.out" % sd))
         b = run(spec, "fzi_twin", os.path.join(OUT, "%d.%s.out" % (sd, twin)))
         if a != b:
             bad += 1
-            print("seed %d: outputs differ (%s)" % (sd, OUT))
+            print("seed %d ... FAILED (outputs differ: %s)" % (sd, OUT))
             sys.stdout.writelines(list(difflib.unified_diff(
                 a.splitlines(True), b.splitlines(True), "heap", twin, n=4))[:60])
         else:
-            print("seed %d: same" % sd)
+            print("seed %d ... ok" % sd)
         sys.stdout.flush()
     sys.exit(1 if bad else 0)
 
