@@ -8,7 +8,8 @@ foreign key to it, and two or three sessions, each one transaction at a
 random isolation level of a few statements drawn from updates (of plain,
 unique and key columns), deletes, inserts, upserts, row locks of all four
 strengths (also NOWAIT and SKIP LOCKED, and in subtransactions rolled
-back), foreign-key checks, rows moved between the partitions of a third table,
+back), foreign-key checks, FOR UPDATE cursors, joins, rows moved between the
+partitions of a third table,
 savepoints rolled back and snapshot reads, then
 COMMIT or ROLLBACK; sometimes a VACUUM runs between their steps.  The
 permutations interleave the sessions at random; after each, a fourth
@@ -98,7 +99,8 @@ class Gen:
                        "nothing", "lock", "lock", "skip", "multi", "insc", "updc",
                        "delc", "read", "readc", "savepoint", "reinsert",
                        "lockrange", "cond", "multidel", "byu", "updcv", "point",
-                       "sublock", "qmove", "qupd", "qlock", "qdel"])
+                       "sublock", "qmove", "qupd", "qlock", "qdel", "cursor", "joinlock",
+                       "joinupd", "inscs"])
         if op == "upd":
             return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
                     [("p", k, "x")], True)
@@ -185,6 +187,24 @@ class Gen:
                     [("q", k, "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
         if op == "qdel":
             return ("DELETE FROM q WHERE id = %d RETURNING id, part" % k, [("q", k, "x")], True)
+        if op == "cursor":
+            # an update of the row a FOR UPDATE cursor stands on
+            return ("DECLARE cu CURSOR FOR SELECT id, v FROM p WHERE id >= %d ORDER BY id "
+                    "FOR UPDATE; FETCH 1 FROM cu; UPDATE p SET v = v + 5 WHERE CURRENT OF cu; "
+                    "CLOSE cu" % k, [("p", "*", "x")], True)
+        if op == "joinlock":
+            j = r.randint(1, 8)
+            return ("SELECT p.id, p.v FROM p JOIN c ON c.pid = p.id WHERE c.id = %d FOR %s OF p"
+                    % (j, r.choice(LOCKS)), [("p", "*", "x")], True)
+        if op == "joinupd":
+            j = r.randint(1, 8)
+            return ("UPDATE p SET v = p.v + c.v FROM c WHERE c.pid = p.id AND c.id = %d "
+                    "RETURNING p.id, p.v" % j, [("p", "*", "x")], True)
+        if op == "inscs":
+            # several foreign-key checks in one statement
+            self.nextid += 2
+            return ("INSERT INTO c SELECT %d + g, g, 0 FROM generate_series(1, 2) g"
+                    % (self.nextid - 2), [("p", 1, "s"), ("p", 2, "s"), ("c", "*", "x")], True)
         if op == "point":
             return ("SELECT id, u, v FROM p WHERE id = %d" % k, [], False)
         if op == "sublock":
