@@ -269,7 +269,7 @@ run_suite "differential: the same SQL on heap and on nvm_am (test/diff/)" \
 # wait and error must be the same (scripts/isolation_fuzz.py)
 FUZZ="ISOLATION_FUZZ_DIR='$WORK/isolation_fuzz'"
 run_suite "concurrency differential: random isolation specs, seeds 1-40" \
-    "$WORK/isofuzz.log" /dev/null "$FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 1 40 --placement"
+    "$WORK/isofuzz.log" /dev/null "$FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 1 40"
 
 # the same again with nvm_am.read_mode = copy: every page read through a
 # local copy instead of straight from the pool must give the same results
@@ -281,7 +281,7 @@ run_suite "isolation, read_mode = copy" "$WORK/isolation_copy.log" output_iso/re
 run_suite "differential, read_mode = copy" \
     "$WORK/diff_copy.log" /dev/null "$COPY /usr/bin/python3 test/diff/run_diff.py"
 run_suite "concurrency differential, read_mode = copy: seeds 41-70" \
-    "$WORK/isofuzz_copy.log" /dev/null "$COPY $FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 41 70 --placement"
+    "$WORK/isofuzz_copy.log" /dev/null "$COPY $FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 41 70"
 
 # and with nvm_am.wal_log = on: every change also written to WAL (and
 # replayed by the crash recovery of the TAP tests below) must give the same
@@ -293,7 +293,7 @@ if as_pg "echo \"nvm_am.wal_log = on\" >> '$WORK/data/postgresql.conf'" && clust
     run_suite "isolation, nvm_am.wal_log = on" "$WORK/isolation_wal.log" output_iso/regression.diffs \
         "make -s installcheck REGRESS= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
     run_suite "concurrency differential, nvm_am.wal_log = on: seeds 71-100" \
-        "$WORK/isofuzz_wal.log" /dev/null "$FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 71 100 --placement"
+        "$WORK/isofuzz_wal.log" /dev/null "$FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 71 100"
 else
     failed=$((failed + 1)); echo "   restart with nvm_am.wal_log = on failed"
 fi
