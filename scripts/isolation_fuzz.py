@@ -4,16 +4,16 @@ fail as they do on heap?
 
 Writes a random isolation spec (PostgreSQL's isolationtester format): a
 parent table with a primary key and a unique column, a child table with a
-foreign key to it, and two or three sessions, each one transaction at a
-random isolation level of a few statements drawn from updates (of plain,
-unique and key columns), deletes, inserts, upserts, row locks of all four
-strengths (also NOWAIT and SKIP LOCKED, and in subtransactions rolled
-back), foreign-key checks, FOR UPDATE cursors, joins, rows moved between the
-partitions of a third table,
-savepoints rolled back and snapshot reads, then
-COMMIT or ROLLBACK; sometimes a VACUUM runs between their steps.  The
-permutations interleave the sessions at random; after each, a fourth
-session reads both tables.  The spec runs once in a database whose
+foreign key to it, a partitioned table, and two or three sessions, each
+one transaction at a random isolation level of a few statements drawn
+from updates (of plain, unique and key columns), deletes, inserts,
+upserts, row locks of all four strengths (also NOWAIT and SKIP LOCKED, and
+in subtransactions rolled back), foreign-key checks, FOR UPDATE cursors,
+joins, rows moved between partitions, savepoints rolled back and snapshot
+reads, then COMMIT or ROLLBACK, or PREPARE TRANSACTION and COMMIT or
+ROLLBACK PREPARED; sometimes a VACUUM runs between their steps.  The
+permutations interleave the sessions at random; after each, one more
+session reads the three tables.  The spec runs once in a database whose
 default_table_access_method is heap and once in one where it is nvm_am,
 and the two outputs (every result, every "waiting", every error) must be
 the same.
@@ -258,9 +258,17 @@ class Gen:
             name = "s%d" % (s + 1)
             level = r.choice(LEVELS)
             steps = [self.statement() for _ in range(r.randint(2, 4))]
-            end = "ROLLBACK" if r.random() < 0.2 else "COMMIT"
-            steps.append((end, [], False))
-            sessions.append((name, steps))
+            endpos = len(steps)
+            twophase = r.random() < 0.15
+            if twophase:
+                # PREPARE TRANSACTION and COMMIT (or ROLLBACK) PREPARED, or,
+                # where a permutation cannot prepare, the last step instead
+                gid = "fz_%s" % name
+                steps.append(("PREPARE TRANSACTION '%s'" % gid, [], False))
+                steps.append(("%s PREPARED '%s'" % (r.choice(["COMMIT", "COMMIT", "ROLLBACK"]),
+                                                     gid), [], False))
+            steps.append(("ROLLBACK" if r.random() < 0.2 else "COMMIT", [], False))
+            sessions.append((name, steps, endpos, twophase))
             lines += ["session %s" % name,
                       "setup { BEGIN ISOLATION LEVEL %s; }" % level]
             for i, (sql, _, _) in enumerate(steps):
@@ -313,6 +321,11 @@ class Gen:
                     return True
             return False
 
+        prepared = [False] * n
+
+        def emit(s, i):
+            out.append("%s%s" % (sessions[s][0], chr(ord("a") + i)))
+
         while not all(done):
             if vac and r.random() < 0.15 and out.count("vac") < 3 and \
                     not any(not done[t] and any(not done[b] for b in waits[t])
@@ -323,30 +336,40 @@ class Gen:
             if not ready:
                 break
             s = r.choice(ready)
-            name, steps = sessions[s]
-            sql, touches, may_wait = steps[pos[s]]
-            blockers = {t for t in range(n)
-                        if t != s and not done[t] and conflicts(touches, touched[t])}
-            waiting = [t for t in range(n)
-                       if t != s and not done[t] and any(not done[b] for b in waits[t])]
-            # several waiters only when each waits for one row by its key:
-            # they queue on its tuple lock; others woken by one commit race
-            # (on heap too)
-            queued = may_wait == "row" and all(kind[t] == "row" for t in waiting)
-            if may_wait and blockers and ((waiting and not queued) or
-                                          any(reaches(t, s) for t in blockers)):
-                # would close a cycle, or wait beside another waiter that
-                # it could race: end this transaction instead
-                pos[s] = len(steps) - 1
+            name, steps, endpos, twophase = sessions[s]
+            if prepared[s]:
+                emit(s, endpos + 1)		# COMMIT or ROLLBACK PREPARED
+                done[s] = True
+                continue
+            if pos[s] < endpos:
                 sql, touches, may_wait = steps[pos[s]]
-                blockers = set()
-            out.append("%s%s" % (name, chr(ord("a") + pos[s])))
-            kind[s] = may_wait
-            touched[s] += touches
-            if may_wait:
-                waits[s] = blockers
-            pos[s] += 1
-            if pos[s] == len(steps):
+                blockers = {t for t in range(n)
+                            if t != s and not done[t] and conflicts(touches, touched[t])}
+                waiting = [t for t in range(n)
+                           if t != s and not done[t] and any(not done[b] for b in waits[t])]
+                # several waiters only when each waits for one row by its
+                # key: they queue on its tuple lock; others woken by one
+                # commit race (on heap too)
+                queued = may_wait == "row" and all(kind[t] == "row" for t in waiting)
+                # not a cycle, not beside a waiter it could race, and not
+                # for a prepared transaction (isolationtester does not see
+                # that wait)
+                if not (may_wait and blockers and
+                        ((waiting and not queued) or any(prepared[t] for t in blockers) or
+                         any(reaches(t, s) for t in blockers))):
+                    emit(s, pos[s])
+                    kind[s] = may_wait
+                    touched[s] += touches
+                    if may_wait:
+                        waits[s] = blockers
+                    pos[s] += 1
+                    continue
+            # end the transaction: prepare it only when nobody waits for it
+            if twophase and not any(not done[t] and s in waits[t] for t in range(n)):
+                emit(s, endpos)
+                prepared[s] = True
+            else:
+                emit(s, len(steps) - 1)
                 done[s] = True
         return out
 
@@ -366,7 +389,13 @@ def psql(db, sql):
 
 
 def setup(db, am):
-    psql("postgres", "DROP DATABASE IF EXISTS %s" % db)
+    # a run cut short may have left a transaction prepared there
+    r = subprocess.run(["psql", "-X", "-At", "-d", "postgres", "-c",
+                        "SELECT gid FROM pg_prepared_xacts WHERE database = '%s' "
+                        "AND gid LIKE 'fz\\_%%'" % db], capture_output=True, text=True)
+    for gid in r.stdout.split():
+        psql(db, "ROLLBACK PREPARED '%s'" % gid)
+    psql("postgres", "DROP DATABASE IF EXISTS %s WITH (FORCE)" % db)
     psql("postgres", "CREATE DATABASE %s" % db)
     psql(db, "CREATE EXTENSION IF NOT EXISTS nvm_am")
     psql("postgres", "ALTER DATABASE %s SET default_table_access_method = %s" % (db, am))
