@@ -465,8 +465,8 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 				  uint16 *infomask, uint16 *infomask2, bool *lockers)
 {
 	MultiXactMember *holders;
-	int			n = NvmRowLockHolders(t, &holders);
-	MultiXactMember *members = palloc((n + 2) * sizeof(MultiXactMember));
+	int			n;
+	MultiXactMember *members;
 	TransactionId updater = NvmRowLockUpdater(t);
 	bool		ownLock = false;
 	int			nmembers = 0;
@@ -475,6 +475,18 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 	bool		anyUpdate;
 	TransactionId result;
 
+	/*
+	 * Before our xid goes into any xmax, as heap does for every lock, update
+	 * and delete: another transaction may make it a member of a multixact
+	 * at once, and readers take a multixact older than every running
+	 * transaction's oldest member for one whose lockers are all gone.
+	 * Setting it only when we create a multixact ourselves let a foreign-key
+	 * check's FOR KEY SHARE lock vanish once a FOR SHARE locker joined it and
+	 * committed: a DELETE of the parent row then did not wait.
+	 */
+	MultiXactIdSetOldestMember();
+	n = NvmRowLockHolders(t, &holders);
+	members = palloc((n + 2) * sizeof(MultiXactMember));
 	for (int i = 0; i < n; i++)
 	{
 		if (TransactionIdEquals(holders[i].xid, myxid))
@@ -539,7 +551,6 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 				strongest = members[i].status;
 			anyUpdate |= NvmRowLockIsUpdate(members[i].status);
 		}
-		MultiXactIdSetOldestMember();
 		result = MultiXactIdCreateFromMembers(nmembers, members);
 		NvmRowLockBits(strongest, !anyUpdate, infomask, infomask2);
 		if (anyUpdate)
