@@ -584,6 +584,22 @@ NvmRowLockSatisfies(HeapTuple tup, CommandId cid, MultiXactStatus want,
 }
 
 /*
+ * NvmRowLockWaitFor - the running transaction a request for want on tup
+ * (xmax being modified) must wait for: a holder whose lock conflicts with
+ * want, or for a lock an updater that has not linked its new version yet;
+ * InvalidTransactionId when none.  Caller holds the page lock.
+ */
+static TransactionId
+NvmRowLockWaitFor(HeapTuple tup, MultiXactStatus want)
+{
+	TransactionId xwait = NvmRowLockConflicting(tup->t_data, want);
+
+	if (!TransactionIdIsValid(xwait) && !NvmRowLockIsUpdate(want))
+		xwait = NvmRowLockUnlinkedUpdater(tup);
+	return xwait;
+}
+
+/*
  * NvmRowLockCheck - decide whether the current command may change the
  * tuple tup (page locked exclusively).  Waits for a concurrent writer when
  * wait is set (releasing and retaking the page lock: *relocked is set and
@@ -606,45 +622,39 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 	*relocked = false;
 	if (result == TM_Invisible)
 		return result;
-	if ((result == TM_Updated || result == TM_Deleted) &&
-		(tup->t_data->t_infomask & HEAP_XMAX_IS_MULTI) &&
-		TransactionIdIsValid(NvmRowLockConflicting(tup->t_data, want)))
+	if (result == TM_BeingModified)
+		xwait = NvmRowLockWaitFor(tup, want);
+	else if ((result == TM_Updated || result == TM_Deleted) &&
+			 (tup->t_data->t_infomask & HEAP_XMAX_IS_MULTI))
 	{
 		/*
 		 * The update committed, but a locker that came while it ran (a
-		 * foreign-key check's FOR KEY SHARE) is still running and its lock
-		 * conflicts with ours.  heap reports such a multixact as being
-		 * modified while any member runs, and waits for the conflicting
-		 * members before it reports the update; so do we.
+		 * foreign-key check's FOR KEY SHARE) may still be running, with a
+		 * lock that conflicts with ours.  heap reports such a multixact as
+		 * being modified while any member runs, and waits for the
+		 * conflicting members before it reports the update; so do we.
 		 */
-		result = TM_BeingModified;
-	}
-	if (result == TM_BeingModified)
-	{
-		/* only a running holder whose lock conflicts with ours matters */
 		xwait = NvmRowLockConflicting(tup->t_data, want);
-		if (!TransactionIdIsValid(xwait) && !NvmRowLockIsUpdate(want))
-			xwait = NvmRowLockUnlinkedUpdater(tup);
-		if (!TransactionIdIsValid(xwait))
+		if (TransactionIdIsValid(xwait))
+			result = TM_BeingModified;
+	}
+	if (result == TM_BeingModified && !TransactionIdIsValid(xwait))
+	{
+		if (HEAP_XMAX_IS_LOCKED_ONLY(tup->t_data->t_infomask))
+			result = TM_Ok;		/* only compatible lockers are running */
+		else
 		{
-			if (HEAP_XMAX_IS_LOCKED_ONLY(tup->t_data->t_infomask))
-				result = TM_Ok; /* only compatible lockers are running */
-			else
+			/*
+			 * An updater is among the holders, compatible with us or
+			 * finished since we looked: ask again, so that a commit in
+			 * between gives TM_Updated and not a second new version.
+			 */
+			result = NvmRowLockSatisfies(tup, cid, want, &xwait);
+			if (result == TM_BeingModified)
 			{
-				/*
-				 * An updater is among the holders, compatible with us or
-				 * finished since we looked: ask again, so that a commit in
-				 * between gives TM_Updated and not a second new version.
-				 */
-				result = NvmRowLockSatisfies(tup, cid, want, &xwait);
-				if (result == TM_BeingModified)
-				{
-					xwait = NvmRowLockConflicting(tup->t_data, want);
-					if (!TransactionIdIsValid(xwait) && !NvmRowLockIsUpdate(want))
-						xwait = NvmRowLockUnlinkedUpdater(tup);
-					if (!TransactionIdIsValid(xwait))
-						result = TM_Ok;
-				}
+				xwait = NvmRowLockWaitFor(tup, want);
+				if (!TransactionIdIsValid(xwait))
+					result = TM_Ok;
 			}
 		}
 	}
