@@ -242,8 +242,9 @@ class Gen:
                  " ON DELETE %s ON UPDATE %s, v int);" % (action, upd_action)]
         if vindex:
             lines.append("  CREATE INDEX ON p (v);")
-        lines += ["  ALTER TABLE p ALTER pad SET STORAGE plain;" if pad else "",
-                  "  INSERT INTO p SELECT g, g * 10, g FROM generate_series(1, %d) g;" % NPARENT,
+        if pad:
+            lines.append("  ALTER TABLE p ALTER pad SET STORAGE plain;")
+        lines += ["  INSERT INTO p SELECT g, g * 10, g FROM generate_series(1, %d) g;" % NPARENT,
                   "  INSERT INTO c SELECT g, g %% %d + 1, g FROM generate_series(1, 8) g;"
                   % NPARENT,
                   "  CREATE TABLE q (id int, part int, v int) PARTITION BY LIST (part);",
@@ -385,21 +386,34 @@ def run(spec, db, path):
 
 
 def psql(db, sql):
-    subprocess.run(["psql", "-X", "-q", "-d", db, "-c", sql], capture_output=True, text=True)
+    """Run sql in db; its output (unaligned).  Exits on any error: a set-up
+    that failed unseen could leave both databases on heap."""
+    r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", db,
+                        "-c", sql], capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("psql -d %s failed: %s\n%s" % (db, sql, r.stderr))
+    return r.stdout
 
 
 def setup(db, am):
     # a run cut short may have left a transaction prepared there
-    r = subprocess.run(["psql", "-X", "-At", "-d", "postgres", "-c",
-                        "SELECT gid FROM pg_prepared_xacts WHERE database = '%s' "
-                        "AND gid LIKE 'fz\\_%%'" % db], capture_output=True, text=True)
-    for gid in r.stdout.split():
+    for gid in psql("postgres", "SELECT gid FROM pg_prepared_xacts WHERE database = '%s' "
+                    "AND gid LIKE 'fz\\_%%'" % db).split():
         psql(db, "ROLLBACK PREPARED '%s'" % gid)
     psql("postgres", "DROP DATABASE IF EXISTS %s WITH (FORCE)" % db)
     psql("postgres", "CREATE DATABASE %s" % db)
     psql(db, "CREATE EXTENSION IF NOT EXISTS nvm_am")
     psql("postgres", "ALTER DATABASE %s SET default_table_access_method = %s" % (db, am))
     psql("postgres", "ALTER DATABASE %s SET max_parallel_workers_per_gather = 0" % db)
+    if psql(db, "SHOW default_table_access_method").strip() != am:
+        sys.exit("%s: default_table_access_method is not %s" % (db, am))
+
+
+def ran(out):
+    """Did the spec run?  A spec the tester cannot parse, or whose setup
+    fails, gives the same output on both engines."""
+    return ("starting permutation" in out and "setup failed" not in out and
+            "syntax error" not in out)
 
 
 def main():
@@ -419,7 +433,10 @@ def main():
             f.write(spec)
         a = run(spec, "fzi_heap", os.path.join(OUT, "%d.heap.out" % sd))
         b = run(spec, "fzi_twin", os.path.join(OUT, "%d.%s.out" % (sd, twin)))
-        if a != b:
+        if not (ran(a) and ran(b)):
+            bad += 1
+            print("seed %d ... FAILED (the spec did not run: %s)" % (sd, OUT))
+        elif a != b:
             bad += 1
             print("seed %d ... FAILED (outputs differ: %s)" % (sd, OUT))
             sys.stdout.writelines(list(difflib.unified_diff(
