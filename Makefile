@@ -9,6 +9,7 @@ OBJS = \
 	nvm_rowlock.o \
 	nvm_prune.o \
 	nvm_vacuum.o \
+	nvm_rewrite.o \
 	nvm_visibility.o \
 	nvm_vismap.o \
 	nvm_check.o \
@@ -51,7 +52,7 @@ include $(PGXS)
 $(OBJS): nvm_pool.h
 nvm_pool.o nvm_pool_dir.o: nvm_pool_internal.h
 nvm_am.o nvm_guc.o nvm_scan.o nvm_index.o nvm_modify.o nvm_rowlock.o \
-nvm_prune.o nvm_vacuum.o nvm_visibility.o nvm_vismap.o nvm_check.o nvm_monitor.o nvm_database.o: nvm_am.h nvm_page.h nvm_hooks.h
+nvm_prune.o nvm_vacuum.o nvm_rewrite.o nvm_visibility.o nvm_vismap.o nvm_check.o nvm_monitor.o nvm_database.o: nvm_am.h nvm_page.h nvm_hooks.h
 ipl_log.o ipl_cache.o ipl_wal.o ipl_checksum.o: nvm_page.h
 ipl_log.o ipl_wal.o ipl_checksum.o: ipl_internal.h
 nvm_storage.o nvm_recovery.o nvm_commit.o nvm_xlog.o nvm_logical.o: nvm_hooks.h

@@ -529,9 +529,9 @@ nvm_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 							  double *tups_vacuumed,
 							  double *tups_recently_dead)
 {
-	NvmVacuumCopyForCluster(OldTable, NewTable, OldIndex, use_sort, OldestXmin,
-							xid_cutoff, multi_cutoff, num_tuples,
-							tups_vacuumed, tups_recently_dead);
+	NvmRewriteCopyForCluster(OldTable, NewTable, OldIndex, use_sort, OldestXmin,
+							 xid_cutoff, multi_cutoff, num_tuples,
+							 tups_vacuumed, tups_recently_dead);
 }
 
 static void

@@ -242,14 +242,16 @@ extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
 /* nvm_vacuum.c */
 extern void NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 							  BufferAccessStrategy bstrategy);
-extern void NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
-									Relation OldIndex, bool use_sort,
-									TransactionId OldestXmin,
-									TransactionId *xid_cutoff,
-									MultiXactId *multi_cutoff,
-									double *num_tuples,
-									double *tups_vacuumed,
-									double *tups_recently_dead);
+
+/* nvm_rewrite.c */
+extern void NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
+									 Relation OldIndex, bool use_sort,
+									 TransactionId OldestXmin,
+									 TransactionId *xid_cutoff,
+									 MultiXactId *multi_cutoff,
+									 double *num_tuples,
+									 double *tups_vacuumed,
+									 double *tups_recently_dead);
 
 /* nvm_visibility.c */
 extern bool NvmTupleSatisfies(HeapTuple tup, Snapshot snapshot);

@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * nvm_vacuum.c
- *	  VACUUM of nvm_am tables, and the copy that VACUUM FULL and CLUSTER
- *	  make.
+ *	  VACUUM of nvm_am tables.  (VACUUM FULL and CLUSTER: nvm_rewrite.c.)
  *
  *	  Lazy VACUUM prunes every page the visibility map does not let it skip
  *	  (forced, with VACUUM's own OldestXmin as horizon), collects the dead line pointers, deletes their index
@@ -24,8 +23,7 @@
  *	  wraparound failsafe.
  *
  * Locks: VACUUM's ShareUpdateExclusiveLock on the table; the page lock,
- * exclusively, while one page is pruned and frozen.  VACUUM FULL and
- * CLUSTER hold AccessExclusiveLock.
+ * exclusively, while one page is pruned and frozen.
  *
  * On-pool layout: none of its own.
  *
@@ -34,7 +32,6 @@
 #include "postgres.h"
 
 #include "access/genam.h"
-#include "access/heaptoast.h"
 #include "access/multixact.h"
 #include "access/tableam.h"
 #include "access/transam.h"
@@ -60,7 +57,6 @@
 #include "utils/memutils.h"
 #include "utils/pg_rusage.h"
 #include "utils/timestamp.h"
-#include "utils/tuplesort.h"
 
 #include "nvm_am.h"
 
@@ -1051,184 +1047,4 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, &instr, indexScans, origBlocks, nblocks, scanned,
 					removed, live, deadrows, deadItems, &ix, aggressive);
-}
-
-/*
- * NvmVacuumPrepareCopy - make copy, a surviving version of the old table,
- * fit for the new one: xmins before cutoff frozen (so relfrozenxid may be
- * cutoff), lockers and aborted updaters forgotten, HOT chain flags cleared
- * (every version gets index entries of its own in the new table).
- */
-static void
-NvmVacuumPrepareCopy(HeapTuple copy, TransactionId cutoff)
-{
-	HeapTupleHeader t = copy->t_data;
-
-	if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(t)) &&
-		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
-		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t), NULL))
-		HeapTupleHeaderSetXminFrozen(t);
-	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
-		(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
-		!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
-	{
-		/* the copy keeps the updater of a multixact, not its lockers */
-		TransactionId upd = HeapTupleGetUpdateXid(t);
-
-		t->t_infomask &= ~HEAP_XMAX_BITS;
-		HeapTupleHeaderSetXmax(t, upd);
-		if (!TransactionIdIsValid(upd))
-			t->t_infomask |= HEAP_XMAX_INVALID;
-	}
-	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
-		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
-		 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
-		  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t), NULL))))
-	{
-		t->t_infomask &= ~HEAP_XMAX_BITS;
-		t->t_infomask |= HEAP_XMAX_INVALID;
-		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
-	}
-	HeapTupleHeaderClearHotUpdated(t);
-	HeapTupleHeaderClearHeapOnly(t);
-}
-
-/*
- * NvmVacuumStoreCopy - store a prepared copy in the new table (newIndex),
- * its long values in the new table's TOAST table.
- */
-static void
-NvmVacuumStoreCopy(Relation NewTable, int newIndex, HeapTuple copy)
-{
-	HeapTuple	stored = copy;
-
-	copy->t_tableOid = RelationGetRelid(NewTable);
-	if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
-		stored = heap_toast_insert_or_update(NewTable, copy, NULL,
-											 HEAP_INSERT_NO_LOGICAL);
-	NvmModifyPlaceTuple(NewTable, newIndex, stored, false, true, false);
-	if (stored != copy)
-		heap_freetuple(stored);
-}
-
-/*
- * NvmVacuumCopyForCluster - VACUUM FULL and CLUSTER: copy the versions of
- * OldTable that some transaction may still see into NewTable, in the
- * order of OldIndex when given: read through the index, or (use_sort, as
- * the planner chose) read in table order and sorted, as heap does.
- * Caller holds AccessExclusiveLock on OldTable.
- */
-void
-NvmVacuumCopyForCluster(Relation OldTable, Relation NewTable,
-						Relation OldIndex, bool use_sort,
-						TransactionId OldestXmin,
-						TransactionId *xid_cutoff,
-						MultiXactId *multi_cutoff,
-						double *num_tuples,
-						double *tups_vacuumed,
-						double *tups_recently_dead)
-{
-	int			newIndex = NvmStorageRelDirIndex(NewTable);
-	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
-	TableScanDesc tscan = NULL;
-	IndexScanDesc iscan = NULL;
-	Tuplesortstate *sort = NULL;
-	TransactionId cutoff = *xid_cutoff;
-	HeapTuple	sorted;
-	BlockNumber nblocks = NvmPoolRelNBlocks(NvmStorageRelDirIndex(OldTable));
-	BlockNumber scannedBlocks = 0;
-	int64		scannedTuples = 0;
-	int64		written = 0;
-
-	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
-	NvmCommitBeforeWrite();
-
-	/* pg_stat_progress_cluster, as heap's copy reports it */
-	if (OldIndex != NULL && !use_sort)
-		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
-									 PROGRESS_CLUSTER_PHASE_INDEX_SCAN_HEAP);
-	else
-	{
-		const int	index[] = {PROGRESS_CLUSTER_PHASE, PROGRESS_CLUSTER_TOTAL_HEAP_BLKS};
-		const int64 value[] = {PROGRESS_CLUSTER_PHASE_SEQ_SCAN_HEAP, nblocks};
-
-		pgstat_progress_update_multi_param(2, index, value);
-	}
-
-	if (OldIndex != NULL && use_sort)
-		sort = tuplesort_begin_cluster(RelationGetDescr(OldTable), OldIndex,
-									   maintenance_work_mem, NULL, TUPLESORT_NONE);
-	if (OldIndex != NULL && !use_sort)
-	{
-		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
-		index_rescan(iscan, NULL, 0, NULL, 0);
-	}
-	else
-		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
-
-	for (;;)
-	{
-		HeapTuple	tup;
-		HeapTuple	copy;
-		bool		shouldFree;
-
-		CHECK_FOR_INTERRUPTS();
-		if (iscan != NULL ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
-			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
-			break;
-		tup = ExecFetchSlotHeapTuple(slot, false, &shouldFree);
-		pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_SCANNED, ++scannedTuples);
-		if (tscan != NULL && ItemPointerGetBlockNumber(&tup->t_self) > scannedBlocks)
-		{
-			/* the blocks before this tuple's are done */
-			scannedBlocks = ItemPointerGetBlockNumber(&tup->t_self);
-			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_BLKS_SCANNED, scannedBlocks);
-		}
-		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
-		{
-			case HEAPTUPLE_DEAD:
-				*tups_vacuumed += 1;
-				continue;
-			case HEAPTUPLE_RECENTLY_DEAD:
-				*tups_recently_dead += 1;
-				break;
-			default:
-				*num_tuples += 1;
-				break;
-		}
-		copy = heap_copytuple(tup);
-		NvmVacuumPrepareCopy(copy, cutoff);
-		if (sort != NULL)
-			tuplesort_putheaptuple(sort, copy);
-		else
-		{
-			NvmVacuumStoreCopy(NewTable, newIndex, copy);
-			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN, ++written);
-		}
-		heap_freetuple(copy);
-	}
-	if (iscan)
-		index_endscan(iscan);
-	if (tscan)
-	{
-		table_endscan(tscan);
-		pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_BLKS_SCANNED, nblocks);
-	}
-	ExecDropSingleTupleTableSlot(slot);
-
-	if (sort != NULL)
-	{
-		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
-									 PROGRESS_CLUSTER_PHASE_SORT_TUPLES);
-		tuplesort_performsort(sort);
-		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
-									 PROGRESS_CLUSTER_PHASE_WRITE_NEW_HEAP);
-		while ((sorted = tuplesort_getheaptuple(sort, true)) != NULL)
-		{
-			CHECK_FOR_INTERRUPTS();
-			NvmVacuumStoreCopy(NewTable, newIndex, sorted);
-			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN, ++written);
-		}
-		tuplesort_end(sort);
-	}
 }

@@ -36,7 +36,8 @@ LAYERS = {
                               "nvm_storage.c"], ["pool"]),
     "am": ("nvm_am.h", ["nvm_am.c", "nvm_guc.c", "nvm_scan.c", "nvm_index.c",
                         "nvm_modify.c", "nvm_rowlock.c", "nvm_prune.c",
-                        "nvm_vacuum.c", "nvm_visibility.c", "nvm_vismap.c",
+                        "nvm_vacuum.c", "nvm_rewrite.c", "nvm_visibility.c",
+                        "nvm_vismap.c",
                         "nvm_check.c",
                         "nvm_monitor.c", "nvm_database.c"], ["page", "hooks", "pool"]),
 }

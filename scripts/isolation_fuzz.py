@@ -7,11 +7,16 @@ parent table with a primary key and a unique column, a child table with a
 foreign key to it, a partitioned table, and two or three sessions, each
 one transaction at a random isolation level of a few statements drawn
 from updates (of plain, unique and key columns), deletes, inserts,
-upserts, row locks of all four strengths (also NOWAIT and SKIP LOCKED, and
-in subtransactions rolled back), foreign-key checks, FOR UPDATE cursors,
-joins, rows moved between partitions, savepoints rolled back and snapshot
-reads, then COMMIT or ROLLBACK, or PREPARE TRANSACTION and COMMIT or
-ROLLBACK PREPARED; sometimes a VACUUM runs between their steps.  The
+upserts, MERGE, row locks of all four strengths (also NOWAIT and SKIP
+LOCKED, and in subtransactions rolled back), foreign-key checks, FOR
+UPDATE cursors, joins, rows moved between partitions, rows given another
+length (rows of up to 1,900 bytes stored in place, or 3,000 in the TOAST
+table), savepoints rolled back and snapshot reads, sometimes through
+BEFORE UPDATE or DELETE row triggers; then COMMIT or ROLLBACK, or PREPARE
+TRANSACTION and COMMIT or ROLLBACK PREPARED.  Sometimes a VACUUM runs
+between their steps, or a VACUUM FULL or CLUSTER of the parent table
+while no open transaction has touched it (one may hold a snapshot that
+needs rows the rewrite keeps).  The
 permutations interleave the sessions at random; after each, one more
 session reads the three tables.  The spec runs once in a database whose
 default_table_access_method is heap and once in one where it is nvm_am,
@@ -97,6 +102,10 @@ class Gen:
         sql, touches, may_wait = self.statement1()
         if any(t[0] == "p" and t[2] == "x" for t in touches):
             touches = touches + [("pu", "*", "w")]
+        if not touches or not all(t[0] in ("q", "qr") for t in touches):
+            # a lock on table p (or c) until the transaction ends: no
+            # VACUUM FULL of p meanwhile
+            touches = touches + [("pr", "*", "r")]
         return sql, touches, may_wait
 
     def statement1(self):
@@ -106,8 +115,9 @@ class Gen:
                        "nothing", "lock", "lock", "skip", "multi", "insc", "updc",
                        "delc", "read", "readc", "savepoint", "reinsert",
                        "lockrange", "cond", "multidel", "byu", "updcv", "point",
-                       "sublock", "qmove", "qupd", "qlock", "qdel", "cursor", "joinlock",
-                       "joinupd", "inscs"])
+                       "sublock", "qmove", "qupd", "qlock", "qdel", "qread", "cursor",
+                       "joinlock",
+                       "joinupd", "inscs", "merge", "merge", "updpad"])
         if op == "upd":
             return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
                     [("p", k, "x")], "row")
@@ -192,6 +202,9 @@ class Gen:
             m = r.choice(LOCKS)
             return ("SELECT id, part, v FROM q WHERE id = %d FOR %s" % (k, m),
                     [("q", k, "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
+        if op == "qread":
+            # a snapshot (above READ COMMITTED) that has not met p yet
+            return ("SELECT count(*), sum(v) FROM q", [("qr", "*", "r")], False)
         if op == "qdel":
             return ("DELETE FROM q WHERE id = %d RETURNING id, part" % k, [("q", k, "x")], True)
         if op == "cursor":
@@ -212,6 +225,23 @@ class Gen:
             self.nextid += 2
             return ("INSERT INTO c SELECT %d + g, g, 0 FROM generate_series(1, 2) g"
                     % (self.nextid - 2), [("p", 1, "s"), ("p", 2, "s"), ("c", "*", "x")], True)
+        if op == "merge":
+            # MERGE: its own path for a row another transaction changed
+            # (re-checks the join, then the WHEN clauses, under READ
+            # COMMITTED; a serialization failure above it)
+            u = self.unique()
+            return ("MERGE INTO p USING (VALUES (%d, %d)) s(id, d) ON p.id = s.id "
+                    "WHEN MATCHED AND p.v > %d THEN DELETE "
+                    "WHEN MATCHED THEN UPDATE SET v = p.v + s.d "
+                    "WHEN NOT MATCHED THEN INSERT VALUES (s.id, %d, s.d)"
+                    % (k, r.randint(1, 9), r.randint(3, 40), u),
+                    [("p", k, "x"), ("pu", u, "x"), ("c", "*", "x")], True)
+        if op == "updpad":
+            # a new length for pad: another size of row version (and, with
+            # pad stored out of line, a new TOAST value)
+            n = r.choice([0, 10, self.pad // 2, self.pad, self.pad + 40])
+            return ("UPDATE p SET pad = repeat('%s', %d) WHERE id = %d RETURNING id, length(pad)"
+                    % (r.choice("yz"), n, k), [("p", k, "x")], "row")
         if op == "point":
             return ("SELECT id, u, v FROM p WHERE id = %d" % k, [], False)
         if op == "sublock":
@@ -231,8 +261,12 @@ class Gen:
         vindex = r.random() < 0.5
         # wide rows put a few on a page: updates then move rows to other
         # pages, and waiters follow update chains across pages
-        pad = r.choice([0, 0, 700, 1900])
+        pad = r.choice([0, 0, 700, 1900, 3000])
+        self.pad = pad
         ff = r.choice([100, 100, 50])
+        # row triggers: BEFORE UPDATE and BEFORE DELETE lock the row
+        # through their own path (GetTupleForTrigger) before the change
+        trig = r.choice([None, None, None, "UPDATE", "DELETE", "UPDATE OR DELETE"])
         nsess = r.choice([2, 2, 3])
         lines = ["setup",
                  "{",
@@ -243,7 +277,16 @@ class Gen:
         if vindex:
             lines.append("  CREATE INDEX ON p (v);")
         if pad:
-            lines.append("  ALTER TABLE p ALTER pad SET STORAGE plain;")
+            # 3,000 bytes go to the TOAST table, uncompressed; less stays
+            # in the row
+            lines.append("  ALTER TABLE p ALTER pad SET STORAGE %s;"
+                         % ("external" if pad > 2000 else "plain"))
+        if trig:
+            lines += ["  CREATE FUNCTION fz_br() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                      " IF TG_OP = 'UPDATE' THEN NEW.v := NEW.v + 0; RETURN NEW; END IF;"
+                      " RETURN OLD; END $$;",
+                      "  CREATE TRIGGER fz_br BEFORE %s ON p FOR EACH ROW EXECUTE FUNCTION fz_br();"
+                      % trig]
         lines += ["  INSERT INTO p SELECT g, g * 10, g FROM generate_series(1, %d) g;" % NPARENT,
                   "  INSERT INTO c SELECT g, g %% %d + 1, g FROM generate_series(1, 8) g;"
                   % NPARENT,
@@ -253,7 +296,7 @@ class Gen:
                   "  CREATE INDEX ON q (id);",
                   "  INSERT INTO q SELECT g, g %% 2, g FROM generate_series(1, %d) g;" % NPARENT,
                   "}",
-                  "teardown { DROP TABLE c, p, q; }", ""]
+                  "teardown { DROP TABLE c, p, q; DROP FUNCTION IF EXISTS fz_br(); }", ""]
         sessions = []
         for s in range(nsess):
             name = "s%d" % (s + 1)
@@ -278,8 +321,12 @@ class Gen:
         if r.random() < 0.3:
             # VACUUM between the transactions' steps: prunes and freezes
             # what no snapshot needs, under the sessions' feet
+            # and VACUUM FULL or CLUSTER, which rewrite p, keeping the
+            # versions older snapshots may still need
             lines += ["session v",
-                      "step vac { VACUUM %sp; }" % r.choice(["", "(FREEZE) "]), ""]
+                      "step vac { VACUUM %sp; }" % r.choice(["", "(FREEZE) "]),
+                      "step vf { %s; }" % r.choice(["VACUUM FULL p", "CLUSTER p USING p_pkey",
+                                                    "CLUSTER p USING p_u_key"]), ""]
             vac = True
         else:
             vac = False
@@ -328,10 +375,16 @@ class Gen:
             out.append("%s%s" % (sessions[s][0], chr(ord("a") + i)))
 
         while not all(done):
-            if vac and r.random() < 0.15 and out.count("vac") < 3 and \
-                    not any(not done[t] and any(not done[b] for b in waits[t])
-                            for t in range(n)):
+            nobody_waits = not any(not done[t] and any(not done[b] for b in waits[t])
+                                   for t in range(n))
+            if vac and r.random() < 0.15 and out.count("vac") < 3 and nobody_waits:
                 out.append("vac")
+            # VACUUM FULL waits for every lock on p: only when no open
+            # transaction has touched p or c
+            if vac and r.random() < 0.15 and out.count("vf") < 2 and nobody_waits and \
+                    all(done[t] or all(x[0] in ("q", "qr") for x in touched[t])
+                        for t in range(n)):
+                out.append("vf")
             ready = [s for s in range(n)
                      if not done[s] and all(done[t] for t in waits[s])]
             if not ready:

@@ -1,0 +1,412 @@
+/*-------------------------------------------------------------------------
+ *
+ * nvm_rewrite.c
+ *	  The copy VACUUM FULL and CLUSTER make of an nvm_am table: every
+ *	  version some transaction may still see (HeapTupleSatisfiesVacuum's
+ *	  LIVE and RECENTLY_DEAD, against the OldestXmin the command computed)
+ *	  goes to the new storage, in table order, in the order of the
+ *	  clustering index, or sorted by it, as the planner chose.  Xmins older
+ *	  than the freeze cutoff are frozen, lockers and aborted updaters are
+ *	  forgotten, and every version gets index entries of its own (no HOT
+ *	  chains in the copy).
+ *
+ *	  Update chains are kept, as heap's rewriteheap.c keeps them: a kept
+ *	  version whose update committed points (t_ctid) to its successor's
+ *	  place in the new table, so that a transaction whose snapshot predates
+ *	  the command, and that then updates, deletes or locks the old version,
+ *	  is told of a concurrent update rather than a delete, and can follow
+ *	  the chain.  The successor's new place is known only once it is
+ *	  written: an older version met first waits in memory for it (and is
+ *	  written right after it, which is where heap puts it too); a successor
+ *	  met first leaves its new place for the older version to find.  Both
+ *	  tables are keyed on the successor's xmin and its place in the old
+ *	  table.  A version still waiting at the end is written pointing to
+ *	  itself; one whose successor turns out dead is dropped with it.
+ *
+ * Locks: the caller holds AccessExclusiveLock on the old table and on the
+ * new one; the page operations take page locks one at a time.
+ *
+ * On-pool layout: none of its own.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/heaptoast.h"
+#include "access/htup_details.h"
+#include "access/tableam.h"
+#include "access/transam.h"
+#include "commands/progress.h"
+#include "executor/tuptable.h"
+#include "pgstat.h"
+#include "storage/procarray.h"
+#include "utils/backend_progress.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
+
+#include "nvm_am.h"
+
+/* a newer version of a row: its xmin, its place in the old table */
+typedef struct NvmRewriteKey
+{
+	TransactionId xmin;
+	ItemPointerData tid;
+} NvmRewriteKey;
+
+/* a newer version already written: where it went */
+typedef struct NvmRewriteWritten
+{
+	NvmRewriteKey key;
+	ItemPointerData newTid;
+} NvmRewriteWritten;
+
+/* an older version waiting for its successor (key) to be written */
+typedef struct NvmRewriteWaiting
+{
+	NvmRewriteKey key;
+	ItemPointerData oldTid;		/* its own place in the old table */
+	HeapTuple	copy;
+} NvmRewriteWaiting;
+
+typedef struct NvmRewriteState
+{
+	Relation	newTable;
+	int			newIndex;
+	TransactionId oldestXmin;
+	TransactionId freezeCutoff;
+	MemoryContext cxt;			/* the tables and the waiting copies */
+	HTAB	   *written;		/* NvmRewriteWritten */
+	HTAB	   *waiting;		/* NvmRewriteWaiting */
+	int64		stored;			/* copies written, for the progress view */
+} NvmRewriteState;
+
+/*
+ * NvmRewritePrepare - make copy, a surviving version of the old table,
+ * fit for the new one: xmins before cutoff frozen (so relfrozenxid may be
+ * cutoff), lockers and aborted updaters forgotten, HOT chain flags cleared
+ * (every version gets index entries of its own in the new table).  Its
+ * t_ctid and t_self are still the old table's.
+ */
+static void
+NvmRewritePrepare(HeapTuple copy, TransactionId cutoff)
+{
+	HeapTupleHeader t = copy->t_data;
+
+	if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(t)) &&
+		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
+		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t), NULL))
+		HeapTupleHeaderSetXminFrozen(t);
+	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
+		(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+	{
+		/* the copy keeps the updater of a multixact, not its lockers */
+		TransactionId upd = HeapTupleGetUpdateXid(t);
+
+		t->t_infomask &= ~HEAP_XMAX_BITS;
+		HeapTupleHeaderSetXmax(t, upd);
+		if (!TransactionIdIsValid(upd))
+			t->t_infomask |= HEAP_XMAX_INVALID;
+	}
+	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
+		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
+		 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
+		  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t), NULL))))
+	{
+		t->t_infomask &= ~HEAP_XMAX_BITS;
+		t->t_infomask |= HEAP_XMAX_INVALID;
+		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
+	}
+	HeapTupleHeaderClearHotUpdated(t);
+	HeapTupleHeaderClearHeapOnly(t);
+}
+
+/*
+ * NvmRewriteStore - write a prepared copy to the new table, its long values
+ * to the new table's TOAST table; with keepCtid its t_ctid as set, else
+ * pointing to itself.  Returns its place.
+ */
+static ItemPointerData
+NvmRewriteStore(NvmRewriteState *rw, HeapTuple copy, bool keepCtid)
+{
+	HeapTuple	stored = copy;
+	ItemPointerData newTid;
+
+	copy->t_tableOid = RelationGetRelid(rw->newTable);
+	if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
+		stored = heap_toast_insert_or_update(rw->newTable, copy, NULL,
+											 HEAP_INSERT_NO_LOGICAL);
+	NvmModifyPlaceTuple(rw->newTable, rw->newIndex, stored, keepCtid, true, false);
+	newTid = stored->t_self;
+	if (stored != copy)
+		heap_freetuple(stored);
+	pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_WRITTEN, ++rw->stored);
+	return newTid;
+}
+
+/*
+ * NvmRewriteTuple - write copy (prepared; t_self its place in the old
+ * table), keeping its update chain: an updated version waits for its
+ * successor unless that is written already; a successor, once written,
+ * lets the version waiting for it be written, and so on down the chain.
+ * copy stays the caller's.
+ */
+static void
+NvmRewriteTuple(NvmRewriteState *rw, HeapTuple copy)
+{
+	HeapTupleHeader t = copy->t_data;
+	ItemPointerData oldTid = copy->t_self;
+	bool		keepCtid = false;
+	bool		found;
+	HeapTuple	waited = NULL;	/* a copy from rw->waiting, written */
+
+	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) &&
+		!HeapTupleHeaderIndicatesMovedPartitions(t) &&
+		!ItemPointerEquals(&oldTid, &t->t_ctid))
+	{
+		NvmRewriteKey key;
+		NvmRewriteWritten *next;
+
+		memset(&key, 0, sizeof(key));
+		key.xmin = HeapTupleHeaderGetUpdateXid(t);
+		key.tid = t->t_ctid;
+		next = hash_search(rw->written, &key, HASH_FIND, NULL);
+		if (next == NULL)
+		{
+			/* the successor comes later: wait for it */
+			MemoryContext old = MemoryContextSwitchTo(rw->cxt);
+			NvmRewriteWaiting *w = hash_search(rw->waiting, &key, HASH_ENTER, &found);
+
+			if (found)
+				elog(ERROR, "two versions of a row in \"%s\" name one successor",
+					 RelationGetRelationName(rw->newTable));
+			w->oldTid = oldTid;
+			w->copy = heap_copytuple(copy);
+			MemoryContextSwitchTo(old);
+			return;
+		}
+		t->t_ctid = next->newTid;
+		keepCtid = true;
+		hash_search(rw->written, &key, HASH_REMOVE, NULL);
+	}
+
+	for (;;)
+	{
+		ItemPointerData newTid = NvmRewriteStore(rw, copy, keepCtid);
+		NvmRewriteKey key;
+		NvmRewriteWaiting *w;
+
+		/*
+		 * The successor in an update pair whose older version a snapshot
+		 * may still see (its xmin, the older one's updater, is not before
+		 * OldestXmin): write the older version now if it waits, else leave
+		 * this version's place for it
+		 */
+		if (!(copy->t_data->t_infomask & HEAP_UPDATED) ||
+			TransactionIdPrecedes(HeapTupleHeaderGetXmin(copy->t_data), rw->oldestXmin))
+			break;
+		memset(&key, 0, sizeof(key));
+		key.xmin = HeapTupleHeaderGetXmin(copy->t_data);
+		key.tid = oldTid;
+		w = hash_search(rw->waiting, &key, HASH_FIND, NULL);
+		if (w == NULL)
+		{
+			NvmRewriteWritten *mine = hash_search(rw->written, &key, HASH_ENTER, &found);
+
+			mine->newTid = newTid;
+			break;
+		}
+		if (waited != NULL)
+			heap_freetuple(waited);
+		copy = waited = w->copy;
+		oldTid = w->oldTid;
+		copy->t_data->t_ctid = newTid;
+		keepCtid = true;
+		hash_search(rw->waiting, &key, HASH_REMOVE, NULL);
+	}
+	if (waited != NULL)
+		heap_freetuple(waited);
+}
+
+/*
+ * NvmRewriteDead - tup (in the old table) is dead to everyone: an older
+ * version waiting for it as its successor is dead as well.  Returns
+ * whether there was one (it is dropped).
+ */
+static bool
+NvmRewriteDead(NvmRewriteState *rw, HeapTuple tup)
+{
+	NvmRewriteKey key;
+	NvmRewriteWaiting *w;
+
+	memset(&key, 0, sizeof(key));
+	key.xmin = HeapTupleHeaderGetXmin(tup->t_data);
+	key.tid = tup->t_self;
+	w = hash_search(rw->waiting, &key, HASH_FIND, NULL);
+	if (w == NULL)
+		return false;
+	heap_freetuple(w->copy);
+	hash_search(rw->waiting, &key, HASH_REMOVE, NULL);
+	return true;
+}
+
+/*
+ * NvmRewriteFinish - write the versions still waiting (their successors
+ * never came: they point to themselves), and free the tables.
+ */
+static void
+NvmRewriteFinish(NvmRewriteState *rw)
+{
+	HASH_SEQ_STATUS seq;
+	NvmRewriteWaiting *w;
+
+	hash_seq_init(&seq, rw->waiting);
+	while ((w = hash_seq_search(&seq)) != NULL)
+		NvmRewriteStore(rw, w->copy, false);
+	MemoryContextDelete(rw->cxt);
+}
+
+/*
+ * NvmRewriteCopyForCluster - VACUUM FULL and CLUSTER: copy the versions of
+ * OldTable that some transaction may still see into NewTable, in the
+ * order of OldIndex when given: read through the index, or (use_sort, as
+ * the planner chose) read in table order and sorted, as heap does.
+ * Caller holds AccessExclusiveLock on OldTable.
+ */
+void
+NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
+						 Relation OldIndex, bool use_sort,
+						 TransactionId OldestXmin,
+						 TransactionId *xid_cutoff,
+						 MultiXactId *multi_cutoff,
+						 double *num_tuples,
+						 double *tups_vacuumed,
+						 double *tups_recently_dead)
+{
+	NvmRewriteState rw;
+	HASHCTL		ctl;
+	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
+	TableScanDesc tscan = NULL;
+	IndexScanDesc iscan = NULL;
+	Tuplesortstate *sort = NULL;
+	HeapTuple	sorted;
+	BlockNumber nblocks = NvmPoolRelNBlocks(NvmStorageRelDirIndex(OldTable));
+	BlockNumber scannedBlocks = 0;
+	int64		scannedTuples = 0;
+
+	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+	NvmCommitBeforeWrite();
+
+	memset(&rw, 0, sizeof(rw));
+	rw.newTable = NewTable;
+	rw.newIndex = NvmStorageRelDirIndex(NewTable);
+	rw.oldestXmin = OldestXmin;
+	rw.freezeCutoff = *xid_cutoff;
+	rw.cxt = AllocSetContextCreate(CurrentMemoryContext, "nvm_am rewrite",
+								   ALLOCSET_DEFAULT_SIZES);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(NvmRewriteKey);
+	ctl.hcxt = rw.cxt;
+	ctl.entrysize = sizeof(NvmRewriteWritten);
+	rw.written = hash_create("nvm_am rewrite: written successors", 128, &ctl,
+							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	ctl.entrysize = sizeof(NvmRewriteWaiting);
+	rw.waiting = hash_create("nvm_am rewrite: waiting versions", 128, &ctl,
+							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+
+	/* pg_stat_progress_cluster, as heap's copy reports it */
+	if (OldIndex != NULL && !use_sort)
+		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
+									 PROGRESS_CLUSTER_PHASE_INDEX_SCAN_HEAP);
+	else
+	{
+		const int	index[] = {PROGRESS_CLUSTER_PHASE, PROGRESS_CLUSTER_TOTAL_HEAP_BLKS};
+		const int64 value[] = {PROGRESS_CLUSTER_PHASE_SEQ_SCAN_HEAP, nblocks};
+
+		pgstat_progress_update_multi_param(2, index, value);
+	}
+
+	if (OldIndex != NULL && use_sort)
+		sort = tuplesort_begin_cluster(RelationGetDescr(OldTable), OldIndex,
+									   maintenance_work_mem, NULL, TUPLESORT_NONE);
+	if (OldIndex != NULL && !use_sort)
+	{
+		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
+		index_rescan(iscan, NULL, 0, NULL, 0);
+	}
+	else
+		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
+
+	for (;;)
+	{
+		HeapTuple	tup;
+		HeapTuple	copy;
+		bool		shouldFree;
+
+		CHECK_FOR_INTERRUPTS();
+		if (iscan != NULL ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
+			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
+			break;
+		tup = ExecFetchSlotHeapTuple(slot, false, &shouldFree);
+		pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_TUPLES_SCANNED, ++scannedTuples);
+		if (tscan != NULL && ItemPointerGetBlockNumber(&tup->t_self) > scannedBlocks)
+		{
+			/* the blocks before this tuple's are done */
+			scannedBlocks = ItemPointerGetBlockNumber(&tup->t_self);
+			pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_BLKS_SCANNED, scannedBlocks);
+		}
+		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
+		{
+			case HEAPTUPLE_DEAD:
+				*tups_vacuumed += 1;
+				if (NvmRewriteDead(&rw, tup))
+				{
+					/* a recently dead version waiting for it is dead too */
+					*tups_vacuumed += 1;
+					*tups_recently_dead -= 1;
+				}
+				continue;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				*tups_recently_dead += 1;
+				break;
+			default:
+				*num_tuples += 1;
+				break;
+		}
+		copy = heap_copytuple(tup);
+		NvmRewritePrepare(copy, rw.freezeCutoff);
+		if (sort != NULL)
+			tuplesort_putheaptuple(sort, copy);
+		else
+			NvmRewriteTuple(&rw, copy);
+		heap_freetuple(copy);
+	}
+	if (iscan)
+		index_endscan(iscan);
+	if (tscan)
+	{
+		table_endscan(tscan);
+		pgstat_progress_update_param(PROGRESS_CLUSTER_HEAP_BLKS_SCANNED, nblocks);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+
+	if (sort != NULL)
+	{
+		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
+									 PROGRESS_CLUSTER_PHASE_SORT_TUPLES);
+		tuplesort_performsort(sort);
+		pgstat_progress_update_param(PROGRESS_CLUSTER_PHASE,
+									 PROGRESS_CLUSTER_PHASE_WRITE_NEW_HEAP);
+		while ((sorted = tuplesort_getheaptuple(sort, true)) != NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			NvmRewriteTuple(&rw, sorted);
+		}
+		tuplesort_end(sort);
+	}
+	NvmRewriteFinish(&rw);
+}
