@@ -8,7 +8,11 @@
  *	  clustering index, or sorted by it, as the planner chose.  Xmins older
  *	  than the freeze cutoff are frozen, lockers and aborted updaters are
  *	  forgotten, and every version gets index entries of its own (no HOT
- *	  chains in the copy).
+ *	  chains in the copy).  Each version is formed anew from its columns,
+ *	  as heap's copy forms it: columns added with a default since it was
+ *	  written get that value in the copy, since the command then clears
+ *	  the catalog's copy of it (RelationClearMissing), and dropped columns
+ *	  become null.
  *
  *	  Update chains are kept, as heap's rewriteheap.c keeps them: a kept
  *	  version whose update committed points (t_ctid) to its successor's
@@ -84,16 +88,38 @@ typedef struct NvmRewriteState
 } NvmRewriteState;
 
 /*
- * NvmRewritePrepare - make copy, a surviving version of the old table,
- * fit for the new one: xmins before cutoff frozen (so relfrozenxid may be
- * cutoff), lockers and aborted updaters forgotten, HOT chain flags cleared
- * (every version gets index entries of its own in the new table).  Its
- * t_ctid and t_self are still the old table's.
+ * NvmRewriteCopy - a surviving version tup of the old table, formed anew
+ * for the new one as heap's rewrite forms it: every column of the new
+ * table's descriptor, a column added since the row was written with the
+ * value the catalog kept for it (the command clears those values once the
+ * copy is done), a dropped column null.  Its visibility fields are tup's,
+ * and its t_ctid and t_self still the old table's.  Then xmins before
+ * cutoff are frozen (so relfrozenxid may be cutoff), lockers and aborted
+ * updaters forgotten, and the update flags of t_infomask2 dropped (HOT:
+ * every version gets index entries of its own in the new table).  values
+ * and isnull have room for the descriptor's columns.
  */
-static void
-NvmRewritePrepare(HeapTuple copy, TransactionId cutoff)
+static HeapTuple
+NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc,
+			   Datum *values, bool *isnull, TransactionId cutoff)
 {
-	HeapTupleHeader t = copy->t_data;
+	HeapTuple	copy;
+	HeapTupleHeader t;
+
+	heap_deform_tuple(tup, oldDesc, values, isnull);
+	for (int i = 0; i < newDesc->natts; i++)
+	{
+		if (TupleDescAttr(newDesc, i)->attisdropped)
+			isnull[i] = true;
+	}
+	copy = heap_form_tuple(newDesc, values, isnull);
+	t = copy->t_data;
+	memcpy(&t->t_choice.t_heap, &tup->t_data->t_choice.t_heap, sizeof(HeapTupleFields));
+	t->t_infomask &= ~HEAP_XACT_MASK;
+	t->t_infomask |= tup->t_data->t_infomask & HEAP_XACT_MASK;
+	t->t_infomask2 &= ~HEAP2_XACT_MASK;
+	t->t_ctid = tup->t_data->t_ctid;
+	copy->t_self = tup->t_self;
 
 	if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(t)) &&
 		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
@@ -120,8 +146,7 @@ NvmRewritePrepare(HeapTuple copy, TransactionId cutoff)
 		t->t_infomask |= HEAP_XMAX_INVALID;
 		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
 	}
-	HeapTupleHeaderClearHotUpdated(t);
-	HeapTupleHeaderClearHeapOnly(t);
+	return copy;
 }
 
 /*
@@ -297,6 +322,10 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 	BlockNumber nblocks = NvmPoolRelNBlocks(NvmStorageRelDirIndex(OldTable));
 	BlockNumber scannedBlocks = 0;
 	int64		scannedTuples = 0;
+	int			natts = Max(RelationGetDescr(OldTable)->natts,
+							RelationGetDescr(NewTable)->natts);
+	Datum	   *values = palloc(natts * sizeof(Datum));
+	bool	   *isnull = palloc(natts * sizeof(bool));
 
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 	NvmCommitBeforeWrite();
@@ -377,8 +406,8 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 				*num_tuples += 1;
 				break;
 		}
-		copy = heap_copytuple(tup);
-		NvmRewritePrepare(copy, rw.freezeCutoff);
+		copy = NvmRewriteCopy(tup, RelationGetDescr(OldTable), RelationGetDescr(NewTable),
+							  values, isnull, rw.freezeCutoff);
 		if (sort != NULL)
 			tuplesort_putheaptuple(sort, copy);
 		else
@@ -409,4 +438,6 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 		tuplesort_end(sort);
 	}
 	NvmRewriteFinish(&rw);
+	pfree(values);
+	pfree(isnull);
 }
