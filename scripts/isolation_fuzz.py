@@ -3,22 +3,24 @@
 fail as they do on heap?
 
 Writes a random isolation spec (PostgreSQL's isolationtester format): a
-parent table with a primary key and a unique column, a child table with a
-foreign key to it, a partitioned table, and two or three sessions, each
-one transaction at a random isolation level of a few statements drawn
-from updates (of plain, unique and key columns), deletes, inserts,
-upserts, MERGE, row locks of all four strengths (also NOWAIT and SKIP
-LOCKED, and in subtransactions rolled back), foreign-key checks, FOR
-UPDATE cursors, joins, rows moved between partitions, rows given another
-length (rows of up to 1,900 bytes stored in place, or 3,000 in the TOAST
-table), savepoints rolled back and snapshot reads, sometimes through
-BEFORE UPDATE or DELETE row triggers; then COMMIT or ROLLBACK, or PREPARE
-TRANSACTION and COMMIT or ROLLBACK PREPARED.  Sometimes a VACUUM runs
-between their steps, or a VACUUM FULL or CLUSTER of the parent table
-while no open transaction has touched it (one may hold a snapshot that
-needs rows the rewrite keeps).  The
+parent table with a primary key and a unique column, a child table with
+a foreign key to it, a partitioned table, a table with an exclusion
+constraint, and two or three sessions, each one transaction at a random
+isolation level of a few statements drawn from updates (of plain, unique
+and key columns), deletes, inserts, upserts, MERGE, inserts and updates
+under an exclusion constraint, row locks of all four strengths (also
+NOWAIT and SKIP LOCKED, and in subtransactions rolled back), foreign-key
+checks, FOR UPDATE cursors, joins, rows moved between partitions, rows
+given another length (rows of up to 1,900 bytes stored in place, or
+3,000 in the TOAST table), savepoints rolled back and snapshot reads,
+sometimes through BEFORE UPDATE or DELETE row triggers; then COMMIT or
+ROLLBACK, or PREPARE TRANSACTION and COMMIT or ROLLBACK PREPARED.
+Sometimes a VACUUM runs between their steps, or a VACUUM FULL or CLUSTER
+of the parent table while no open transaction has touched it (one may
+hold a snapshot that needs rows the rewrite keeps; the table may have a
+column added with a default after its rows were written).  The
 permutations interleave the sessions at random; after each, one more
-session reads the three tables.  The spec runs once in a database whose
+session reads the four tables.  The spec runs once in a database whose
 default_table_access_method is heap and once in one where it is nvm_am,
 and the two outputs (every result, every "waiting", every error) must be
 the same.
@@ -117,7 +119,8 @@ class Gen:
                        "lockrange", "cond", "multidel", "byu", "updcv", "point",
                        "sublock", "qmove", "qupd", "qlock", "qdel", "qread", "cursor",
                        "joinlock",
-                       "joinupd", "inscs", "merge", "merge", "updpad"])
+                       "joinupd", "inscs", "merge", "merge", "updpad", "exins",
+                       "exnothing", "exdel", "exupd"])
         if op == "upd":
             return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
                     [("p", k, "x")], "row")
@@ -242,6 +245,20 @@ class Gen:
             n = r.choice([0, 10, self.pad // 2, self.pad, self.pad + 40])
             return ("UPDATE p SET pad = repeat('%s', %d) WHERE id = %d RETURNING id, length(pad)"
                     % (r.choice("yz"), n, k), [("p", k, "x")], "row")
+        if op in ("exins", "exnothing", "exdel", "exupd"):
+            # an exclusion constraint: an overlapping range inserted or
+            # deleted by a transaction still open is waited for
+            a = r.randint(0, 13)
+            rng = "int4range(%d, %d)" % (a, a + r.randint(1, 3))
+            if op == "exdel":
+                sql = "DELETE FROM e WHERE r && %s RETURNING id" % rng
+            elif op == "exupd":
+                sql = "UPDATE e SET r = %s WHERE id = %d RETURNING id, r" % (rng, r.randint(1, 4))
+            else:
+                self.nextid += 1
+                sql = "INSERT INTO e VALUES (%d, %s)%s RETURNING id" % (
+                    self.nextid, rng, " ON CONFLICT DO NOTHING" if op == "exnothing" else "")
+            return (sql, [("e", "*", "x")], True)
         if op == "point":
             return ("SELECT id, u, v FROM p WHERE id = %d" % k, [], False)
         if op == "sublock":
@@ -287,7 +304,14 @@ class Gen:
                       " RETURN OLD; END $$;",
                       "  CREATE TRIGGER fz_br BEFORE %s ON p FOR EACH ROW EXECUTE FUNCTION fz_br();"
                       % trig]
-        lines += ["  INSERT INTO p SELECT g, g * 10, g FROM generate_series(1, %d) g;" % NPARENT,
+        lines += ["  INSERT INTO p SELECT g, g * 10, g FROM generate_series(1, %d) g;" % NPARENT]
+        # a column added with a default after the rows: their values live
+        # in the catalog until a rewrite (VACUUM FULL, CLUSTER) puts them
+        # in the rows
+        fastdef = r.random() < 0.4
+        if fastdef:
+            lines.append("  ALTER TABLE p ADD COLUMN w int DEFAULT 42;")
+        lines += [
                   "  INSERT INTO c SELECT g, g %% %d + 1, g FROM generate_series(1, 8) g;"
                   % NPARENT,
                   "  CREATE TABLE q (id int, part int, v int) PARTITION BY LIST (part);",
@@ -295,8 +319,10 @@ class Gen:
                   "  CREATE TABLE q1 PARTITION OF q FOR VALUES IN (1);",
                   "  CREATE INDEX ON q (id);",
                   "  INSERT INTO q SELECT g, g %% 2, g FROM generate_series(1, %d) g;" % NPARENT,
+                  "  CREATE TABLE e (id int, r int4range, EXCLUDE USING gist (r WITH &&));",
+                  "  INSERT INTO e VALUES (1, '[0,2)'), (2, '[5,7)'), (3, '[10,12)');",
                   "}",
-                  "teardown { DROP TABLE c, p, q; DROP FUNCTION IF EXISTS fz_br(); }", ""]
+                  "teardown { DROP TABLE c, p, q, e; DROP FUNCTION IF EXISTS fz_br(); }", ""]
         sessions = []
         for s in range(nsess):
             name = "s%d" % (s + 1)
@@ -331,12 +357,14 @@ class Gen:
         else:
             vac = False
         lines += ["session z",
-                  "step zp { SELECT %sid, u, v, length(pad) FROM p ORDER BY id; }" % self.ctid,
+                  "step zp { SELECT %sid, u, v, length(pad)%s FROM p ORDER BY id; }"
+                  % (self.ctid, ", w" if fastdef else ""),
                   "step zc { SELECT %s* FROM c ORDER BY id; }" % self.ctid,
-                  "step zq { SELECT %s* FROM q ORDER BY id; }" % self.ctid, ""]
+                  "step zq { SELECT %s* FROM q ORDER BY id; }" % self.ctid,
+                  "step ze { SELECT %s* FROM e ORDER BY id, r; }" % self.ctid, ""]
         for _ in range(r.randint(3, 6)):
             perm = self.permutation(sessions, vac)
-            lines.append("permutation " + " ".join(perm) + " zp zc zq")
+            lines.append("permutation " + " ".join(perm) + " zp zc zq ze")
         return "\n".join(lines) + "\n"
 
     def permutation(self, sessions, vac):
