@@ -1,4 +1,6 @@
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS nvm_am;
+RESET client_min_messages;
 -- VACUUM FULL and CLUSTER form every row anew, as heap's copy does: a
 -- column added with a default after the row was written gets that value in
 -- the copy (the command then clears the catalog's copy of it), and a
