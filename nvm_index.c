@@ -589,6 +589,7 @@ NvmIndexBuildRangeScan(Relation heapRelation, Relation indexRelation,
 		HeapTuple	tup = ExecFetchSlotHeapTuple(slot, false, NULL);
 		bool		indexIt = true;
 		bool		alive = true;
+		bool		counted = false;	/* in reltuples though not alive */
 		ItemPointerData rootTid;
 
 		CHECK_FOR_INTERRUPTS();
@@ -633,9 +634,23 @@ NvmIndexBuildRangeScan(Relation heapRelation, Relation indexRelation,
 							xwait = InvalidTransactionId;
 						break;
 					case HEAPTUPLE_DELETE_IN_PROGRESS:
-						xwait = HeapTupleHeaderGetRawXmax(tup->t_data);
+
+						/*
+						 * The deleter is the updater of a multixact, not
+						 * its lockers (a key-share lock taken before an
+						 * update of our own makes one).  Deleted by this
+						 * transaction, or visible to some snapshot
+						 * (anyvisible): indexed but not unique-checked, as
+						 * heap does; a HOT-updated version is left to the
+						 * end of its chain.
+						 */
+						xwait = HeapTupleHeaderGetUpdateXid(tup->t_data);
 						if (anyvisible)
+						{
 							xwait = InvalidTransactionId;
+							alive = false;
+							counted = true;
+						}
 						else if (TransactionIdIsCurrentTransactionId(xwait))
 						{
 							alive = false;
@@ -652,13 +667,15 @@ NvmIndexBuildRangeScan(Relation heapRelation, Relation indexRelation,
 					break;
 				XactLockTableWait(xwait, heapRelation, &tup->t_self,
 								  XLTW_InsertIndexUnique);
+				CHECK_FOR_INTERRUPTS();
 				indexIt = true;
 				alive = true;
+				counted = false;
 			}
 		}
 		if (!indexIt)
 			continue;
-		if (alive)
+		if (alive || counted)
 			reltuples += 1;
 
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);

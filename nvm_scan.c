@@ -552,7 +552,7 @@ NvmScanAnalyzeNextTuple(TableScanDesc sscan, TransactionId OldestXmin,
 				}
 				break;
 			case HEAPTUPLE_DELETE_IN_PROGRESS:
-				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmax(tup->t_data)))
+				if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetUpdateXid(tup->t_data)))
 					*deadrows += 1;
 				else
 				{
