@@ -163,7 +163,7 @@ NvmRewriteStore(NvmRewriteState *rw, HeapTuple copy, bool keepCtid)
 	copy->t_tableOid = RelationGetRelid(rw->newTable);
 	if (HeapTupleHasExternal(copy) || copy->t_len > TOAST_TUPLE_THRESHOLD)
 		stored = heap_toast_insert_or_update(rw->newTable, copy, NULL,
-											 HEAP_INSERT_NO_LOGICAL);
+											 HEAP_INSERT_SKIP_FSM | HEAP_INSERT_NO_LOGICAL);
 	NvmModifyPlaceTuple(rw->newTable, rw->newIndex, stored, keepCtid, true, false);
 	newTid = stored->t_self;
 	if (stored != copy)
