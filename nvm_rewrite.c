@@ -60,6 +60,18 @@ typedef struct NvmRewriteKey
 	ItemPointerData tid;
 } NvmRewriteKey;
 
+/* NvmRewriteKeyOf - the key of the version with xmin at tid (old table) */
+static inline NvmRewriteKey
+NvmRewriteKeyOf(TransactionId xmin, ItemPointerData tid)
+{
+	NvmRewriteKey key;
+
+	memset(&key, 0, sizeof(key));	/* no padding bytes in the hash */
+	key.xmin = xmin;
+	key.tid = tid;
+	return key;
+}
+
 /* a newer version already written: where it went */
 typedef struct NvmRewriteWritten
 {
@@ -80,7 +92,6 @@ typedef struct NvmRewriteState
 	Relation	newTable;
 	int			newIndex;
 	TransactionId oldestXmin;
-	TransactionId freezeCutoff;
 	MemoryContext cxt;			/* the tables and the waiting copies */
 	HTAB	   *written;		/* NvmRewriteWritten */
 	HTAB	   *waiting;		/* NvmRewriteWaiting */
@@ -210,13 +221,9 @@ NvmRewriteTuple(NvmRewriteState *rw, HeapTuple copy)
 		!HeapTupleHeaderIndicatesMovedPartitions(t) &&
 		!ItemPointerEquals(&oldTid, &t->t_ctid))
 	{
-		NvmRewriteKey key;
-		NvmRewriteWritten *next;
+		NvmRewriteKey key = NvmRewriteKeyOf(HeapTupleHeaderGetUpdateXid(t), t->t_ctid);
+		NvmRewriteWritten *next = hash_search(rw->written, &key, HASH_REMOVE, NULL);
 
-		memset(&key, 0, sizeof(key));
-		key.xmin = HeapTupleHeaderGetUpdateXid(t);
-		key.tid = t->t_ctid;
-		next = hash_search(rw->written, &key, HASH_FIND, NULL);
 		if (next == NULL)
 		{
 			/* the successor comes later: wait for it */
@@ -231,9 +238,9 @@ NvmRewriteTuple(NvmRewriteState *rw, HeapTuple copy)
 			MemoryContextSwitchTo(old);
 			return;
 		}
+		/* (a removed entry stays readable until the next insertion) */
 		t->t_ctid = next->newTid;
 		keepCtid = true;
-		hash_search(rw->written, &key, HASH_REMOVE, NULL);
 	}
 
 	for (;;)
@@ -251,10 +258,8 @@ NvmRewriteTuple(NvmRewriteState *rw, HeapTuple copy)
 		if (!(copy->t_data->t_infomask & HEAP_UPDATED) ||
 			TransactionIdPrecedes(HeapTupleHeaderGetXmin(copy->t_data), rw->oldestXmin))
 			break;
-		memset(&key, 0, sizeof(key));
-		key.xmin = HeapTupleHeaderGetXmin(copy->t_data);
-		key.tid = oldTid;
-		w = hash_search(rw->waiting, &key, HASH_FIND, NULL);
+		key = NvmRewriteKeyOf(HeapTupleHeaderGetXmin(copy->t_data), oldTid);
+		w = hash_search(rw->waiting, &key, HASH_REMOVE, NULL);
 		if (w == NULL)
 		{
 			NvmRewriteWritten *mine = hash_search(rw->written, &key, HASH_ENTER, &found);
@@ -268,7 +273,6 @@ NvmRewriteTuple(NvmRewriteState *rw, HeapTuple copy)
 		oldTid = w->oldTid;
 		copy->t_data->t_ctid = newTid;
 		keepCtid = true;
-		hash_search(rw->waiting, &key, HASH_REMOVE, NULL);
 	}
 	if (waited != NULL)
 		heap_freetuple(waited);
@@ -282,17 +286,12 @@ NvmRewriteTuple(NvmRewriteState *rw, HeapTuple copy)
 static bool
 NvmRewriteDead(NvmRewriteState *rw, HeapTuple tup)
 {
-	NvmRewriteKey key;
-	NvmRewriteWaiting *w;
+	NvmRewriteKey key = NvmRewriteKeyOf(HeapTupleHeaderGetXmin(tup->t_data), tup->t_self);
+	NvmRewriteWaiting *w = hash_search(rw->waiting, &key, HASH_REMOVE, NULL);
 
-	memset(&key, 0, sizeof(key));
-	key.xmin = HeapTupleHeaderGetXmin(tup->t_data);
-	key.tid = tup->t_self;
-	w = hash_search(rw->waiting, &key, HASH_FIND, NULL);
 	if (w == NULL)
 		return false;
 	heap_freetuple(w->copy);
-	hash_search(rw->waiting, &key, HASH_REMOVE, NULL);
 	return true;
 }
 
@@ -355,7 +354,6 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 	rw.newTable = NewTable;
 	rw.newIndex = NvmStorageRelDirIndex(NewTable);
 	rw.oldestXmin = OldestXmin;
-	rw.freezeCutoff = *xid_cutoff;
 	rw.cxt = AllocSetContextCreate(CurrentMemoryContext, "nvm_am rewrite",
 								   ALLOCSET_DEFAULT_SIZES);
 	memset(&ctl, 0, sizeof(ctl));
@@ -428,7 +426,7 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 				break;
 		}
 		copy = NvmRewriteCopy(tup, RelationGetDescr(OldTable), RelationGetDescr(NewTable),
-							  dropped, values, isnull, rw.freezeCutoff);
+							  dropped, values, isnull, *xid_cutoff);
 		if (sort != NULL)
 			tuplesort_putheaptuple(sort, copy);
 		else

@@ -118,9 +118,8 @@ class Gen:
                        "delc", "read", "readc", "savepoint", "reinsert",
                        "lockrange", "cond", "multidel", "byu", "updcv", "point",
                        "sublock", "qmove", "qupd", "qlock", "qdel", "qread", "cursor",
-                       "joinlock",
-                       "joinupd", "inscs", "merge", "merge", "updpad", "exins",
-                       "exnothing", "exdel", "exupd"])
+                       "joinlock", "joinupd", "inscs", "merge", "merge", "updpad",
+                       "exins", "exnothing", "exdel", "exupd"])
         if op == "upd":
             return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
                     [("p", k, "x")], "row")
@@ -408,9 +407,9 @@ class Gen:
             if vac and r.random() < 0.15 and out.count("vac") < 3 and nobody_waits:
                 out.append("vac")
             # VACUUM FULL waits for every lock on p: only when no open
-            # transaction has touched p or c
+            # transaction has touched p or c (statement() marks those "pr")
             if vac and r.random() < 0.15 and out.count("vf") < 2 and nobody_waits and \
-                    all(done[t] or all(x[0] in ("q", "qr") for x in touched[t])
+                    all(done[t] or all(x[0] != "pr" for x in touched[t])
                         for t in range(n)):
                 out.append("vf")
             ready = [s for s in range(n)
