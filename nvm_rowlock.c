@@ -565,10 +565,14 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 
 /*
  * NvmRowLockSatisfies - NvmTupleSatisfiesUpdate for a change or lock of
- * strength want: a committed update that want does not conflict with (an
- * update that kept the key, for FOR KEY SHARE) does not stop it -- the
- * lock goes on this version and on the newer ones, as in heap.  Caller
- * holds the page lock.
+ * strength want: a committed update does not stop a FOR KEY SHARE lock
+ * while the version's xmax says no key changed and nobody held it FOR
+ * UPDATE (HEAP_KEYS_UPDATED clear) -- the lock goes on this version and on
+ * the newer ones, as in heap.  The flag, not the update's own strength, is
+ * heap's test: an update that kept the key, by a transaction that had
+ * locked the row FOR UPDATE in a subtransaction it released, leaves a
+ * multixact with the flag set, and heap reports the update.  Caller holds
+ * the page lock.
  */
 static TM_Result
 NvmRowLockSatisfies(HeapTuple tup, CommandId cid, MultiXactStatus want,
@@ -576,9 +580,8 @@ NvmRowLockSatisfies(HeapTuple tup, CommandId cid, MultiXactStatus want,
 {
 	TM_Result	result = NvmTupleSatisfiesUpdate(tup, cid, xwait);
 
-	if (result == TM_Updated && !NvmRowLockIsUpdate(want) &&
-		!DoLockModesConflict(NvmRowLockModeOf(NvmRowLockUpdaterStatus(tup->t_data)),
-							 NvmRowLockModeOf(want)))
+	if (result == TM_Updated && want == MultiXactStatusForKeyShare &&
+		!(tup->t_data->t_infomask2 & HEAP_KEYS_UPDATED))
 		result = TM_Ok;
 	return result;
 }

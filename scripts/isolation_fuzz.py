@@ -9,7 +9,8 @@ constraint, and two or three sessions, each one transaction at a random
 isolation level of a few statements drawn from updates (of plain, unique
 and key columns), deletes, inserts, upserts, MERGE, inserts and updates
 under an exclusion constraint, row locks of all four strengths (also
-NOWAIT and SKIP LOCKED, and in subtransactions rolled back), foreign-key
+NOWAIT and SKIP LOCKED, and in subtransactions rolled back or
+released), index builds inside the transaction, foreign-key
 checks, FOR UPDATE cursors, joins, rows moved between partitions, rows
 given another length (rows of up to 1,900 bytes stored in place, or
 3,000 in the TOAST table), savepoints rolled back and snapshot reads,
@@ -49,7 +50,8 @@ the kernel runs first.
 
 Prints "seed N ... ok" or "seed N ... FAILED" and the start of the diff.
 Exit status 1 when a spec's outputs differ; the spec and both outputs are
-left in $ISOLATION_FUZZ_DIR (default /tmp/isolation_fuzz).
+left in $ISOLATION_FUZZ_DIR (default /tmp/isolation_fuzz).  The databases
+are $ISOLATION_FUZZ_DB_heap and _twin (default fzi_heap, fzi_twin).
 """
 import difflib
 import os
@@ -58,6 +60,9 @@ import subprocess
 import sys
 
 OUT = os.environ.get("ISOLATION_FUZZ_DIR", "/tmp/isolation_fuzz")
+# the two databases, <DB>_heap and <DB>_twin (dropped and made anew): runs
+# side by side on one server need names of their own
+DB = os.environ.get("ISOLATION_FUZZ_DB", "fzi")
 NPARENT = 6
 LEVELS = ["READ COMMITTED", "READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"]
 LOCKS = ["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
@@ -103,7 +108,9 @@ class Gen:
         waiters queue on the row's tuple lock, in the order they came."""
         sql, touches, may_wait = self.statement1()
         if any(t[0] == "p" and t[2] == "x" for t in touches):
-            touches = touches + [("pu", "*", "w")]
+            # and it holds a lock on table p that an index build waits for
+            # ("pt"; row locks take a weaker one, counted here all the same)
+            touches = touches + [("pu", "*", "w"), ("pt", "*", "s")]
         if not touches or not all(t[0] in ("q", "qr") for t in touches):
             # a lock on table p (or c) until the transaction ends: no
             # VACUUM FULL of p meanwhile
@@ -119,7 +126,7 @@ class Gen:
                        "lockrange", "cond", "multidel", "byu", "updcv", "point",
                        "sublock", "qmove", "qupd", "qlock", "qdel", "qread", "cursor",
                        "joinlock", "joinupd", "inscs", "merge", "merge", "updpad",
-                       "exins", "exnothing", "exdel", "exupd"])
+                       "exins", "exnothing", "exdel", "exupd", "cridx", "subrel"])
         if op == "upd":
             return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
                     [("p", k, "x")], "row")
@@ -258,6 +265,45 @@ class Gen:
                 sql = "INSERT INTO e VALUES (%d, %s)%s RETURNING id" % (
                     self.nextid, rng, " ON CONFLICT DO NOTHING" if op == "exnothing" else "")
             return (sql, [("e", "*", "x")], True)
+        if op == "cridx":
+            # an index built inside the transaction (it waits for the
+            # transactions that changed p, and they for it), over what this
+            # transaction changed and older snapshots still see; then read
+            # through it and checked against the table by amcheck
+            self.nextid += 1
+            name = "fz_i%d" % self.nextid
+            ddl, where, order = r.choice([
+                ("CREATE INDEX %s ON p (v)", "v > -1000000", "v, id"),
+                ("CREATE UNIQUE INDEX %s ON p (u)", "u > -1000000", "u"),
+                ("CREATE INDEX %s ON p (v) WHERE v > 5", "v > 5", "v, id"),
+                ("CREATE INDEX %s ON p ((v %% 3), id)", "v %% 3 = 1", "id"),
+                ("CREATE UNIQUE INDEX %s ON p (id, v) INCLUDE (u)", "id > 0", "id, v")])
+            return (ddl % name + "; SET LOCAL enable_seqscan = off; "
+                    "SELECT id, u, v FROM p WHERE %s ORDER BY %s; "
+                    "SET LOCAL enable_seqscan = on; SELECT bt_index_check('%s', true)"
+                    % (where, order, name), [("pt", "*", "x")], True)
+        if op == "subrel":
+            # row locks and changes in subtransactions that commit into the
+            # transaction (RELEASE), beside one rolled back: the row's xmax
+            # names a subtransaction, or a multixact with one as a member
+            m1, m2 = r.choice(LOCKS), r.choice(LOCKS)
+            u = self.unique()
+            sql, extra = r.choice([
+                ("SAVEPOINT a; SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; RELEASE a; "
+                 "UPDATE p SET v = v + 1 WHERE id = %(k)d RETURNING id, v", []),
+                ("SAVEPOINT a; UPDATE p SET v = v + 1 WHERE id = %(k)d; RELEASE a; "
+                 "SELECT id, v FROM p WHERE id = %(k)d FOR %(m2)s", []),
+                ("SAVEPOINT a; SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; SAVEPOINT b; "
+                 "UPDATE p SET v = v + 7 WHERE id = %(k)d; ROLLBACK TO b; RELEASE a; "
+                 "SELECT id, v FROM p WHERE id = %(k)d FOR %(m2)s", []),
+                ("SAVEPOINT a; UPDATE p SET u = %(u)d WHERE id = %(k)d; RELEASE a; "
+                 "SAVEPOINT b; UPDATE p SET v = v + 1 WHERE id = %(k)d RETURNING id, u, v; "
+                 "RELEASE b", [("pu", u, "x")]),
+                ("SAVEPOINT a; SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; RELEASE a; "
+                 "SAVEPOINT b; SELECT id FROM p WHERE id = %(k)d FOR %(m2)s; ROLLBACK TO b; "
+                 "DELETE FROM p WHERE id = %(k)d RETURNING id", [("c", "*", "x")])])
+            return (sql % {"k": k, "m1": m1, "m2": m2, "u": u},
+                    [("p", k, "x")] + extra, True)
         if op == "point":
             return ("SELECT id, u, v FROM p WHERE id = %d" % k, [], False)
         if op == "sublock":
@@ -404,7 +450,12 @@ class Gen:
         while not all(done):
             nobody_waits = not any(not done[t] and any(not done[b] for b in waits[t])
                                    for t in range(n))
-            if vac and r.random() < 0.15 and out.count("vac") < 3 and nobody_waits:
+            # VACUUM waits for the lock an index build holds until its
+            # transaction ends
+            built = any(not done[t] and any(x[0] == "pt" and x[2] == "x" for x in touched[t])
+                        for t in range(n))
+            if vac and r.random() < 0.15 and out.count("vac") < 3 and nobody_waits and \
+                    not built:
                 out.append("vac")
             # VACUUM FULL waits for every lock on p: only when no open
             # transaction has touched p or c (statement() marks those "pr")
@@ -483,6 +534,7 @@ def setup(db, am):
     psql("postgres", "DROP DATABASE IF EXISTS %s WITH (FORCE)" % db)
     psql("postgres", "CREATE DATABASE %s" % db)
     psql(db, "CREATE EXTENSION IF NOT EXISTS nvm_am")
+    psql(db, "CREATE EXTENSION IF NOT EXISTS amcheck")
     psql("postgres", "ALTER DATABASE %s SET default_table_access_method = %s" % (db, am))
     psql("postgres", "ALTER DATABASE %s SET max_parallel_workers_per_gather = 0" % db)
     if psql(db, "SHOW default_table_access_method").strip() != am:
@@ -503,16 +555,17 @@ def main():
         sys.stdout.write(Gen(seed, "--placement" in sys.argv).spec())
         return
     twin = "heap" if "--self" in sys.argv else "nvm_am"
-    setup("fzi_heap", "heap")
-    setup("fzi_twin", twin)
+    dbs = (DB + "_heap", DB + "_twin")
+    setup(dbs[0], "heap")
+    setup(dbs[1], twin)
     os.makedirs(OUT, exist_ok=True)
     bad = 0
     for sd in range(seed, last + 1):
         spec = Gen(sd, "--placement" in sys.argv).spec()
         with open(os.path.join(OUT, "%d.spec" % sd), "w") as f:
             f.write(spec)
-        a = run(spec, "fzi_heap", os.path.join(OUT, "%d.heap.out" % sd))
-        b = run(spec, "fzi_twin", os.path.join(OUT, "%d.%s.out" % (sd, twin)))
+        a = run(spec, dbs[0], os.path.join(OUT, "%d.heap.out" % sd))
+        b = run(spec, dbs[1], os.path.join(OUT, "%d.%s.out" % (sd, twin)))
         if not (ran(a) and ran(b)):
             bad += 1
             print("seed %d ... FAILED (the spec did not run: %s)" % (sd, OUT))
