@@ -378,7 +378,8 @@ class Gen:
             if twophase:
                 # PREPARE TRANSACTION and COMMIT (or ROLLBACK) PREPARED, or,
                 # where a permutation cannot prepare, the last step instead
-                gid = "fz_%s" % name
+                # (gids are the server's: one per run of this script)
+                gid = "fz_%s_%s" % (DB, name)
                 steps.append(("PREPARE TRANSACTION '%s'" % gid, [], False))
                 steps.append(("%s PREPARED '%s'" % (r.choice(["COMMIT", "COMMIT", "ROLLBACK"]),
                                                      gid), [], False))
