@@ -301,7 +301,15 @@ class Gen:
                  "RELEASE b", [("pu", u, "x")]),
                 ("SAVEPOINT a; SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; RELEASE a; "
                  "SAVEPOINT b; SELECT id FROM p WHERE id = %(k)d FOR %(m2)s; ROLLBACK TO b; "
-                 "DELETE FROM p WHERE id = %(k)d RETURNING id", [("c", "*", "x")])])
+                 "DELETE FROM p WHERE id = %(k)d RETURNING id", [("c", "*", "x")]),
+                # and a lock or change of the row that a savepoint takes back
+                ("SAVEPOINT a; UPDATE p SET v = v + 1 WHERE id = %(k)d; SAVEPOINT b; "
+                 "SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; RELEASE b; ROLLBACK TO a; "
+                 "SELECT id, v FROM p WHERE id = %(k)d FOR %(m2)s", []),
+                ("SAVEPOINT a; DELETE FROM p WHERE id = %(k)d; ROLLBACK TO a; "
+                 "SELECT id, v FROM p WHERE id = %(k)d FOR %(m2)s", [("c", "*", "x")]),
+                ("SAVEPOINT a; UPDATE p SET v = v + 1 WHERE id = %(k)d; ROLLBACK TO a; "
+                 "UPDATE p SET v = v + 2 WHERE id = %(k)d RETURNING id, v", [])])
             return (sql % {"k": k, "m1": m1, "m2": m2, "u": u},
                     [("p", k, "x")] + extra, True)
         if op == "point":
