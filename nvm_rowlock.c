@@ -493,16 +493,26 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 		{
 			/*
 			 * Our own lock under the same xid: the stronger of the two
-			 * counts.  An update that keeps the key, of a row we locked
-			 * FOR UPDATE, becomes a key update: the lock promised that
-			 * nobody would even take FOR KEY SHARE (ON CONFLICT DO UPDATE
-			 * locks the row so before it updates it).
+			 * counts.  With our xid alone in xmax, an update that keeps the
+			 * key, of a row we locked FOR UPDATE, becomes a key update: the
+			 * lock promised that nobody would even take FOR KEY SHARE (ON
+			 * CONFLICT DO UPDATE locks the row so before it updates it).  In
+			 * a multixact heap keeps the lock as a member beside the update
+			 * (MultiXactIdExpand), and so do we: the update itself kept the
+			 * key, which a FOR KEY SHARE lock that follows the row's chain
+			 * once we committed goes by (specs/nvm_subxact_lock_update).
 			 */
 			if (NvmRowLockIsUpdate(holders[i].status))
 				continue;
 			ownLock = true;
-			if (!NvmRowLockIsUpdate(want) && holders[i].status > mine)
-				mine = holders[i].status;
+			if (!NvmRowLockIsUpdate(want))
+			{
+				if (holders[i].status > mine)
+					mine = holders[i].status;
+				continue;
+			}
+			if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+				members[nmembers++] = holders[i];
 			else if (want == MultiXactStatusNoKeyUpdate &&
 					 holders[i].status == MultiXactStatusForUpdate)
 				mine = MultiXactStatusUpdate;
