@@ -613,6 +613,21 @@ NvmRowLockWaitFor(HeapTuple tup, MultiXactStatus want)
 }
 
 /*
+ * NvmRowLockNotAvailable - the error of NOWAIT when the row is held.  No
+ * page lock held.
+ */
+static void NvmRowLockNotAvailable(Relation rel) pg_attribute_noreturn();
+
+static void
+NvmRowLockNotAvailable(Relation rel)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+			 errmsg("could not obtain lock on row in relation \"%s\"",
+					RelationGetRelationName(rel))));
+}
+
+/*
  * NvmRowLockCheck - decide whether the current command may change the
  * tuple tup (page locked exclusively).  Waits for a concurrent writer when
  * wait is set (releasing and retaking the page lock: *relocked is set and
@@ -724,10 +739,7 @@ NvmRowLockCheck(Relation rel, HeapTuple tup, CommandId cid, Snapshot crosscheck,
 				break;
 			case LockWaitError:
 				LWLockRelease(lock);
-				ereport(ERROR,
-						(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-						 errmsg("could not obtain lock on row in relation \"%s\"",
-								RelationGetRelationName(rel))));
+				NvmRowLockNotAvailable(rel);
 		}
 	}
 	if (result == TM_Ok && crosscheck != InvalidSnapshot &&
@@ -1044,6 +1056,47 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 				NvmRowLockStoreRow(&tup, slot, dirIndex);
 				LWLockRelease(lock);
 				return TM_SelfModified;
+			}
+
+			/*
+			 * As heap's tuple_lock looks for the newest version (a dirty
+			 * snapshot): a version another transaction is updating is
+			 * waited for and looked at again, one whose update committed
+			 * is passed over, whatever the lock wanted -- a FOR KEY SHARE
+			 * lock that an update keeping the key would allow goes on the
+			 * newest version, not on one in between.  Only then is the
+			 * version locked.
+			 */
+			if (TransactionIdIsValid(updater) && TransactionIdIsInProgress(updater))
+			{
+				LWLockRelease(lock);
+				switch (wait_policy)
+				{
+					case LockWaitBlock:
+						XactLockTableWait(updater, rel, &ctid, XLTW_FetchUpdated);
+						break;
+					case LockWaitSkip:
+						if (!ConditionalXactLockTableWait(updater))
+							return TM_WouldBlock;
+						break;
+					case LockWaitError:
+						if (!ConditionalXactLockTableWait(updater))
+							NvmRowLockNotAvailable(rel);
+						break;
+				}
+				continue;
+			}
+			if (TransactionIdIsValid(updater) && TransactionIdDidCommit(updater))
+			{
+				ItemPointerData next = tup.t_data->t_ctid;
+
+				LWLockRelease(lock);
+				if (ItemPointerEquals(&next, &ctid))
+					return TM_Deleted;
+				priorXmax = updater;
+				ctid = next;
+				*tid = ctid;
+				continue;
 			}
 		}
 		do
