@@ -202,6 +202,7 @@ extern Page NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid,
 						   HeapTuple tup, LWLock **lockp, bool missing_ok);
 extern bool NvmRowLockAttrsEqual(Relation rel, Bitmapset *attrs,
 								 HeapTuple oldtup, HeapTuple newtup);
+extern MultiXactStatus NvmRowLockUpdaterStatus(HeapTupleHeader t);
 extern TransactionId NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want,
 									   TransactionId myxid, uint16 *infomask,
 									   uint16 *infomask2, bool *lockers);

@@ -108,9 +108,16 @@ typedef struct NvmRewriteState
  * visibility fields are tup's, and its t_ctid and t_self still the old
  * table's.  Then xmins before
  * cutoff are frozen (so relfrozenxid may be cutoff), lockers and aborted
- * updaters forgotten, and the update flags of t_infomask2 dropped (HOT:
- * every version gets index entries of its own in the new table).  values
- * and isnull have room for the descriptor's columns.
+ * updaters forgotten, and the HOT flags of t_infomask2 dropped (every
+ * version gets index entries of its own in the new table).
+ * HEAP_KEYS_UPDATED stays with a kept updater that changed the key or
+ * deleted the row: a FOR KEY SHARE lock (a foreign-key check) of a
+ * snapshot older than the rewrite must still be told of the change.
+ * heap's rewrite drops it with the HOT flags, and such a check then locks
+ * the deleted row and passes: heap lets a REPEATABLE READ transaction
+ * insert a child of a parent deleted before a VACUUM FULL
+ * (specs/nvm_rewrite_key_flag.spec).  values and isnull have room for the
+ * descriptor's columns.
  */
 static HeapTuple
 NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped,
@@ -118,6 +125,7 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 {
 	HeapTuple	copy;
 	HeapTupleHeader t;
+	bool		keyChanged;
 
 	if (dropped || HeapTupleHeaderGetNatts(tup->t_data) < newDesc->natts)
 	{
@@ -148,6 +156,9 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 	}
 	t->t_infomask2 &= ~HEAP2_XACT_MASK;
 	copy->t_self = tup->t_self;
+	keyChanged = !(t->t_infomask & HEAP_XMAX_INVALID) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) &&
+		NvmRowLockUpdaterStatus(tup->t_data) == MultiXactStatusUpdate;
 
 	if (TransactionIdIsNormal(HeapTupleHeaderGetRawXmin(t)) &&
 		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
@@ -174,6 +185,8 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 		t->t_infomask |= HEAP_XMAX_INVALID;
 		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
 	}
+	if (keyChanged && !(t->t_infomask & HEAP_XMAX_INVALID))
+		t->t_infomask2 |= HEAP_KEYS_UPDATED;
 	return copy;
 }
 

@@ -299,9 +299,9 @@ NvmRowLockHolders(HeapTupleHeader t, MultiXactMember **holders)
 /*
  * NvmRowLockUpdaterStatus - the kind of update the updater of t made (t's
  * xmax is not lock-only): a key update (or delete) or one that kept the
- * key.  Caller holds the page lock.
+ * key.  Caller holds the page lock, or has t to itself (a copy).
  */
-static MultiXactStatus
+MultiXactStatus
 NvmRowLockUpdaterStatus(HeapTupleHeader t)
 {
 	MultiXactMember *m;
