@@ -252,9 +252,51 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
 }
 
 /*
+ * NvmVacuumMultiKept - does the multixact xmax (with infomask) stay as it
+ * is, by heap's rule (FreezeMultiXactId): not older than cutoffMulti, no
+ * member older than freezeLimit?  If so, lowers *minMxid and *frozenXid to
+ * it and its oldest member.  Running multixacts always stay, and count the
+ * same way.
+ */
+static bool
+NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, MultiXactId cutoffMulti,
+				   TransactionId freezeLimit, MultiXactId *minMxid,
+				   TransactionId *frozenXid)
+{
+	MultiXactMember *members;
+	int			n;
+	bool		kept;
+	TransactionId oldest = InvalidTransactionId;
+
+	if (MultiXactIdPrecedes(xmax, cutoffMulti) &&
+		!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(infomask)))
+		return false;
+	n = GetMultiXactIdMembers(xmax, &members, false, HEAP_XMAX_IS_LOCKED_ONLY(infomask));
+	kept = n > 0;
+	for (int i = 0; i < n; i++)
+	{
+		if (!TransactionIdIsValid(oldest) || TransactionIdPrecedes(members[i].xid, oldest))
+			oldest = members[i].xid;
+	}
+	if (n > 0)
+		pfree(members);
+	if (kept && TransactionIdPrecedes(oldest, freezeLimit) &&
+		!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(infomask)))
+		kept = false;
+	if (!kept)
+		return false;
+	if (MultiXactIdPrecedes(xmax, *minMxid))
+		*minMxid = xmax;
+	if (TransactionIdIsNormal(oldest) && TransactionIdPrecedes(oldest, *frozenXid))
+		*frozenXid = oldest;
+	return true;
+}
+
+/*
  * NvmVacuumPage - prune one page, collect its dead line pointers, count
  * and freeze its tuples.  *removed gains the tuples the prune removed,
- * *frozenXid is lowered to the oldest xid left unfrozen.
+ * *frozenXid is lowered to the oldest xid left unfrozen, *minMxid to the
+ * oldest multixact left (MultiXactCutoff: heap's rule for which go).
  *
  * Pruning uses VACUUM's OldestXmin, the horizon the freeze limit comes
  * from, so that every version OldestXmin calls dead is gone before anything
@@ -276,7 +318,8 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
  */
 static int
 NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
-			  TransactionId OldestXmin, TransactionId FreezeLimit, bool freeNow,
+			  TransactionId OldestXmin, TransactionId FreezeLimit,
+			  MultiXactId MultiXactCutoff, MultiXactId *minMxid, bool freeNow,
 			  bool indexPass, NvmDeadTids *dead, int64 *removed, double *live, double *deadrows,
 			  TransactionId *frozenXid, Buffer *vmbuf)
 {
@@ -369,8 +412,21 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		}
 		else if (t->t_infomask & HEAP_XMAX_IS_MULTI)
 		{
-			/* a finished multixact becomes its updater, or nothing */
-			if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
+			/*
+			 * A finished multixact becomes its updater, or nothing, when
+			 * heap's freezing would replace it (older than the multixact
+			 * cutoff, or a member older than the freeze limit).  Otherwise
+			 * it stays, as in heap: its members say more than one xid can
+			 * (a FOR UPDATE lock beside an update that kept the key: a
+			 * foreign-key check that follows the row's chain goes by the
+			 * update, FOR KEY SHARE of this version by the lock), and the
+			 * new relminmxid and relfrozenxid must not pass it and its
+			 * members.
+			 */
+			if (NvmVacuumMultiKept(xmax, t->t_infomask, MultiXactCutoff, FreezeLimit,
+								   minMxid, frozenXid))
+				;
+			else if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
 			{
 				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
 					InvalidTransactionId : HeapTupleGetUpdateXid(t);
@@ -938,7 +994,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 			continue;
 		vacuum_delay_point();
 		deadBefore = dead.n;
-		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit, nindexes == 0,
+		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
+							  MultiXactCutoff, &OldestMxact, nindexes == 0,
 							  nindexes > 0 && ix.vacuum,
 							  &dead, &removed, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
