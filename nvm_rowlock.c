@@ -628,6 +628,20 @@ NvmRowLockNotAvailable(Relation rel)
 }
 
 /*
+ * NvmRowLockMoved - the error of a lock that followed its row to a version
+ * an update moved to another partition.  No page lock held.
+ */
+static void NvmRowLockMoved(void) pg_attribute_noreturn();
+
+static void
+NvmRowLockMoved(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
+}
+
+/*
  * NvmRowLockCheck - decide whether the current command may change the
  * tuple tup (page locked exclusively).  Waits for a concurrent writer when
  * wait is set (releasing and retaking the page lock: *relocked is set and
@@ -1089,8 +1103,11 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			if (TransactionIdIsValid(updater) && TransactionIdDidCommit(updater))
 			{
 				ItemPointerData next = tup.t_data->t_ctid;
+				bool		moved = HeapTupleHeaderIndicatesMovedPartitions(tup.t_data);
 
 				LWLockRelease(lock);
+				if (moved)
+					NvmRowLockMoved();
 				if (ItemPointerEquals(&next, &ctid))
 					return TM_Deleted;
 				priorXmax = updater;
@@ -1119,9 +1136,7 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			if (HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
 			{
 				LWLockRelease(lock);
-				ereport(ERROR,
-						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-						 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
+				NvmRowLockMoved();
 			}
 			priorXmax = HeapTupleHeaderGetUpdateXid(tup.t_data);
 			LWLockRelease(lock);
