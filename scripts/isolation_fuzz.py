@@ -323,7 +323,15 @@ class Gen:
                 ("SAVEPOINT a; DELETE FROM p WHERE id = %(k)d; ROLLBACK TO a; "
                  "SELECT id, v FROM p WHERE id = %(k)d FOR %(m2)s", [("c", "*", "x")]),
                 ("SAVEPOINT a; UPDATE p SET v = v + 1 WHERE id = %(k)d; ROLLBACK TO a; "
-                 "UPDATE p SET v = v + 2 WHERE id = %(k)d RETURNING id, v", [])])
+                 "UPDATE p SET v = v + 2 WHERE id = %(k)d RETURNING id, v", []),
+                ("SAVEPOINT a; UPDATE p SET u = %(u)d WHERE id = %(k)d; ROLLBACK TO a; "
+                 "SELECT id, u, v FROM p WHERE id = %(k)d FOR %(m2)s", [("pu", u, "x")]),
+                ("SAVEPOINT a; SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; SAVEPOINT b; "
+                 "SELECT id FROM p WHERE id = %(k)d FOR %(m2)s; RELEASE b; ROLLBACK TO a; "
+                 "UPDATE p SET v = v + 3 WHERE id = %(k)d RETURNING id, v", []),
+                ("SAVEPOINT a; SELECT id FROM p WHERE id = %(k)d FOR %(m1)s; RELEASE a; "
+                 "DELETE FROM c WHERE pid = %(k)d; UPDATE p SET u = %(u)d WHERE id = %(k)d "
+                 "RETURNING id, u", [("pu", u, "x"), ("c", "*", "x")])])
             return (sql % {"k": k, "m1": m1, "m2": m2, "u": u},
                     [("p", k, "x")] + extra, True)
         if op == "point":
