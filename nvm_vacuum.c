@@ -423,10 +423,9 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			 * new relminmxid and relfrozenxid must not pass it and its
 			 * members.
 			 */
-			if (NvmVacuumMultiKept(xmax, t->t_infomask, MultiXactCutoff, FreezeLimit,
-								   minMxid, frozenXid))
-				;
-			else if (!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
+			if (!NvmVacuumMultiKept(xmax, t->t_infomask, MultiXactCutoff, FreezeLimit,
+									minMxid, frozenXid) &&
+				!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
 			{
 				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
 					InvalidTransactionId : HeapTupleGetUpdateXid(t);
