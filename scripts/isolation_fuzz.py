@@ -53,7 +53,9 @@ towards "may wait", which only costs interleavings.  At most one session
 waits at a time, unless each waits to update or lock one row by its key
 (they queue on the row's tuple lock): other waiters woken by one commit
 race for the row (on heap as well), and the output would depend on which
-the kernel runs first.
+the kernel runs first.  Nor when the transaction they wait for changed the
+row: its commit sends the first waiter on to the newest version, where
+the next one races it.
 
 Prints "seed N ... ok" or "seed N ... FAILED" and the start of the diff.
 Exit status 1 when a spec's outputs differ; the spec and both outputs are
@@ -106,15 +108,16 @@ class Gen:
 
     def statement(self):
         """A statement as (sql, touches, may_wait): touches lists
-        (resource, key, mode), mode 's' for key-share and share locks, 'x'
-        for everything else; key '*' stands for every row of the resource.
+        (resource, key, mode), mode 's' for key-share and share locks, 'l'
+        for the stronger row locks, 'x' for changes (and everything else);
+        key '*' stands for every row of the resource.
         A statement that writes or locks a row of p may also give it a new
         version in the index of the unique column ('w': only an insert of
         any value waits for it).  may_wait is "row" for a statement that
         can wait only to update or lock one row named by its key: such
         waiters queue on the row's tuple lock, in the order they came."""
         sql, touches, may_wait = self.statement1()
-        if any(t[0] == "p" and t[2] == "x" for t in touches):
+        if any(t[0] == "p" and t[2] in ("x", "l") for t in touches):
             # and it holds a lock on table p that an index build waits for
             # ("pt"; row locks take a weaker one, counted here all the same)
             touches = touches + [("pu", "*", "w"), ("pt", "*", "s")]
@@ -160,14 +163,14 @@ class Gen:
         if op == "lock":
             m = r.choice(LOCKS)
             return ("SELECT id, v FROM p WHERE id = %d FOR %s" % (k, m),
-                    [("p", k, "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
+                    [("p", k, "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
         if op == "skip":
             k2 = self.key()
             m = r.choice(LOCKS)
             w = r.choice(["NOWAIT", "SKIP LOCKED"])
             return ("SELECT id FROM p WHERE id IN (%d, %d) ORDER BY id FOR %s %s"
                     % (k, k2, m, w),
-                    [("p", k, "x"), ("p", k2, "x")], False)
+                    [("p", k, "l"), ("p", k2, "l")], False)
         if op == "multi":
             return ("WITH w AS (UPDATE p SET v = v + 10 WHERE v %% 2 = %d RETURNING id, v) "
                     "SELECT * FROM w ORDER BY id" % r.randint(0, 1),
@@ -217,7 +220,7 @@ class Gen:
         if op == "qlock":
             m = r.choice(LOCKS)
             return ("SELECT id, part, v FROM q WHERE id = %d FOR %s" % (k, m),
-                    [("q", k, "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
+                    [("q", k, "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
         if op == "qread":
             # a snapshot (above READ COMMITTED) that has not met p yet
             return ("SELECT count(*), sum(v) FROM q", [("qr", "*", "r")], False)
@@ -231,7 +234,7 @@ class Gen:
         if op == "joinlock":
             j = r.randint(1, 8)
             return ("SELECT p.id, p.v FROM p JOIN c ON c.pid = p.id WHERE c.id = %d FOR %s OF p"
-                    % (j, r.choice(LOCKS)), [("p", "*", "x")], True)
+                    % (j, r.choice(LOCKS)), [("p", "*", "l")], True)
         if op == "joinupd":
             j = r.randint(1, 8)
             return ("UPDATE p SET v = p.v + c.v FROM c WHERE c.pid = p.id AND c.id = %d "
@@ -339,11 +342,11 @@ class Gen:
         if op == "sublock":
             # a row lock taken in a subtransaction that is rolled back
             return ("SAVEPOINT b; SELECT id FROM p WHERE id = %d FOR %s; ROLLBACK TO b"
-                    % (k, r.choice(LOCKS)), [("p", k, "x")], True)
+                    % (k, r.choice(LOCKS)), [("p", k, "l")], True)
         # lockrange
         m = r.choice(LOCKS)
         return ("SELECT id FROM p WHERE v >= %d ORDER BY id FOR %s" % (r.randint(0, 60), m),
-                [("p", "*", "x" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
+                [("p", "*", "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
 
     def spec(self):
         r = self.rnd
@@ -463,7 +466,7 @@ class Gen:
         def conflicts(a, b):
             for ra, ka, ma in a:
                 for rb, kb, mb in b:
-                    if ra == rb and (ka == kb or "*" in (ka, kb)) and "x" in (ma, mb):
+                    if ra == rb and (ka == kb or "*" in (ka, kb)) and {ma, mb} & {"x", "l"}:
                         return True
             return False
 
@@ -510,9 +513,15 @@ class Gen:
                 blockers = {t for t in range(n)
                             if t != s and not done[t] and conflicts(touches, touched[t])}
                 # a wait for an index build's table lock is no row queue:
-                # its end wakes every waiter at once
-                if may_wait == "row" and any(conflicts([x for x in touches if x[0] == "pt"],
-                                                       touched[t]) for t in blockers):
+                # its end wakes every waiter at once; nor is a wait for a
+                # row the blocker changed: at its commit the first waiter
+                # finds the row updated, lets the tuple lock go and looks
+                # for the newest version, and the next waiter races it
+                # there (on heap as well: seed 103502)
+                if may_wait == "row" and any(
+                        conflicts([x for x in touches if x[0] == "pt"], touched[t]) or
+                        any(x[2] == "x" and conflicts(touches, [x]) for x in touched[t])
+                        for t in blockers):
                     may_wait = True
                 waiting = [t for t in range(n)
                            if t != s and not done[t] and any(not done[b] for b in waits[t])]
