@@ -1041,19 +1041,29 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			TransactionId updater = NvmRowLockUpdater(tup.t_data);
 
 			/*
-			 * Following the chain to the newest version, as heap does: pass
-			 * over versions this transaction updated already (a deleted one
-			 * ends it), and stop at one it inserted after the current
-			 * command started -- the caller must not change that one
-			 * (TM_SelfModified, with its cmin to tell whether this command
-			 * or one it triggered made it).
+			 * Following the chain to the newest version, as heap's
+			 * tuple_lock looks for it (a dirty snapshot), whatever the lock
+			 * wanted -- a FOR KEY SHARE lock that an update keeping the key
+			 * would allow goes on the newest version, not on one in
+			 * between: a version this transaction or a committed one
+			 * updated is passed over (a deleted one ends the row, one moved
+			 * to another partition is an error); one this transaction
+			 * inserted after the current command started stops it -- the
+			 * caller must not change that one (TM_SelfModified, with its
+			 * cmin to tell whether this command or one it triggered made
+			 * it); one another transaction is updating is waited for and
+			 * looked at again.  Only then is the version locked.
 			 */
 			if (TransactionIdIsValid(updater) &&
-				TransactionIdIsCurrentTransactionId(updater))
+				(TransactionIdIsCurrentTransactionId(updater) ||
+				 (!TransactionIdIsInProgress(updater) && TransactionIdDidCommit(updater))))
 			{
 				ItemPointerData next = tup.t_data->t_ctid;
+				bool		moved = HeapTupleHeaderIndicatesMovedPartitions(tup.t_data);
 
 				LWLockRelease(lock);
+				if (moved)
+					NvmRowLockMoved();
 				if (ItemPointerEquals(&next, &ctid))
 					return TM_Deleted;
 				priorXmax = updater;
@@ -1071,16 +1081,6 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 				LWLockRelease(lock);
 				return TM_SelfModified;
 			}
-
-			/*
-			 * As heap's tuple_lock looks for the newest version (a dirty
-			 * snapshot): a version another transaction is updating is
-			 * waited for and looked at again, one whose update committed
-			 * is passed over, whatever the lock wanted -- a FOR KEY SHARE
-			 * lock that an update keeping the key would allow goes on the
-			 * newest version, not on one in between.  Only then is the
-			 * version locked.
-			 */
 			if (TransactionIdIsValid(updater) && TransactionIdIsInProgress(updater))
 			{
 				LWLockRelease(lock);
@@ -1098,21 +1098,6 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 							NvmRowLockNotAvailable(rel);
 						break;
 				}
-				continue;
-			}
-			if (TransactionIdIsValid(updater) && TransactionIdDidCommit(updater))
-			{
-				ItemPointerData next = tup.t_data->t_ctid;
-				bool		moved = HeapTupleHeaderIndicatesMovedPartitions(tup.t_data);
-
-				LWLockRelease(lock);
-				if (moved)
-					NvmRowLockMoved();
-				if (ItemPointerEquals(&next, &ctid))
-					return TM_Deleted;
-				priorXmax = updater;
-				ctid = next;
-				*tid = ctid;
 				continue;
 			}
 		}
