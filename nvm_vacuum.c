@@ -253,26 +253,22 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
 
 /*
  * NvmVacuumMultiKept - does the multixact xmax (with infomask) stay as it
- * is, by heap's rule (FreezeMultiXactId): not older than cutoffMulti, no
- * member older than freezeLimit?  If so, lowers *minMxid and *frozenXid to
- * it and its oldest member.  Running multixacts always stay, and count the
- * same way.
+ * is, by heap's rule (FreezeMultiXactId): running, or not older than
+ * cutoffMulti and no member older than freezeLimit?  If so, lowers
+ * *minMxid and *frozenXid to it and its oldest member.
  */
 static bool
-NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, MultiXactId cutoffMulti,
-				   TransactionId freezeLimit, MultiXactId *minMxid,
-				   TransactionId *frozenXid)
+NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
+				   MultiXactId cutoffMulti, TransactionId freezeLimit,
+				   MultiXactId *minMxid, TransactionId *frozenXid)
 {
 	MultiXactMember *members;
 	int			n;
-	bool		kept;
 	TransactionId oldest = InvalidTransactionId;
 
-	if (MultiXactIdPrecedes(xmax, cutoffMulti) &&
-		!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(infomask)))
+	if (!running && MultiXactIdPrecedes(xmax, cutoffMulti))
 		return false;
 	n = GetMultiXactIdMembers(xmax, &members, false, HEAP_XMAX_IS_LOCKED_ONLY(infomask));
-	kept = n > 0;
 	for (int i = 0; i < n; i++)
 	{
 		if (!TransactionIdIsValid(oldest) || TransactionIdPrecedes(members[i].xid, oldest))
@@ -280,10 +276,7 @@ NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, MultiXactId cutoffMulti,
 	}
 	if (n > 0)
 		pfree(members);
-	if (kept && TransactionIdPrecedes(oldest, freezeLimit) &&
-		!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(infomask)))
-		kept = false;
-	if (!kept)
+	if (!running && (n <= 0 || TransactionIdPrecedes(oldest, freezeLimit)))
 		return false;
 	if (MultiXactIdPrecedes(xmax, *minMxid))
 		*minMxid = xmax;
@@ -423,9 +416,11 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			 * new relminmxid and relfrozenxid must not pass it and its
 			 * members.
 			 */
-			if (!NvmVacuumMultiKept(xmax, t->t_infomask, MultiXactCutoff, FreezeLimit,
-									minMxid, frozenXid) &&
-				!MultiXactIdIsRunning(xmax, HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask)))
+			bool		running = MultiXactIdIsRunning(xmax,
+														   HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask));
+
+			if (!NvmVacuumMultiKept(xmax, t->t_infomask, running, MultiXactCutoff,
+									FreezeLimit, minMxid, frozenXid))
 			{
 				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
 					InvalidTransactionId : HeapTupleGetUpdateXid(t);
