@@ -512,16 +512,14 @@ class Gen:
                 sql, touches, may_wait = steps[pos[s]]
                 blockers = {t for t in range(n)
                             if t != s and not done[t] and conflicts(touches, touched[t])}
-                # a wait for an index build's table lock is no row queue:
-                # its end wakes every waiter at once; nor is a wait for a
-                # row the blocker changed: at its commit the first waiter
-                # finds the row updated, lets the tuple lock go and looks
-                # for the newest version, and the next waiter races it
-                # there (on heap as well: seed 103502)
-                if may_wait == "row" and any(
-                        conflicts([x for x in touches if x[0] == "pt"], touched[t]) or
-                        any(x[2] == "x" and conflicts(touches, [x]) for x in touched[t])
-                        for t in blockers):
+                # a wait for what the blocker changed ('x') is no row
+                # queue: an index build's table lock wakes every waiter at
+                # once, and at the commit of a row's change the first
+                # waiter finds the row updated, lets the tuple lock go and
+                # looks for the newest version, where the next waiter races
+                # it (on heap as well: seed 103502)
+                if may_wait == "row" and any(x[2] == "x" and conflicts(touches, [x])
+                                             for t in blockers for x in touched[t]):
                     may_wait = True
                 waiting = [t for t in range(n)
                            if t != s and not done[t] and any(not done[b] for b in waits[t])]
