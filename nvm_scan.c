@@ -532,7 +532,16 @@ NvmScanAnalyzeNextTuple(TableScanDesc sscan, TransactionId OldestXmin,
 		bool		sample = false;
 
 		if (!ItemIdIsNormal(PageGetItemId(page, scan->next_offset)))
+		{
+			/*
+			 * A dead line pointer, what a prune left of a version with index
+			 * entries, is a dead row until VACUUM removes it (as heap counts
+			 * it: autovacuum compares the dead rows ANALYZE reports)
+			 */
+			if (ItemIdIsDead(PageGetItemId(page, scan->next_offset)))
+				*deadrows += 1;
 			continue;
+		}
 		NvmSetTuple(tup, sscan->rs_rd, page, scan->cblock, scan->next_offset);
 		switch (NvmTupleSatisfiesVacuum(tup, OldestXmin, NULL))
 		{
