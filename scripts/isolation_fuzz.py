@@ -10,7 +10,9 @@ isolation level of a few statements drawn from updates (of plain, unique
 and key columns), deletes, inserts, upserts, MERGE, inserts and updates
 under an exclusion constraint, row locks of all four strengths (also
 NOWAIT and SKIP LOCKED, and in subtransactions rolled back or
-released), index builds inside the transaction, foreign-key
+released), a work queue (the first row not locked, SKIP LOCKED, changed or
+deleted), reads, locks and changes through bitmap heap scans and
+index-only scans, index builds and ANALYZE inside the transaction, foreign-key
 checks, FOR UPDATE cursors, joins, rows moved between partitions, rows
 given another length (rows of up to 1,900 bytes stored in place, or
 3,000 in the TOAST table), savepoints rolled back and snapshot reads,
@@ -136,7 +138,8 @@ class Gen:
                        "lockrange", "cond", "multidel", "byu", "updcv", "point",
                        "sublock", "qmove", "qupd", "qlock", "qdel", "qread", "cursor",
                        "joinlock", "joinupd", "inscs", "merge", "merge", "updpad",
-                       "exins", "exnothing", "exdel", "exupd", "cridx", "subrel"])
+                       "exins", "exnothing", "exdel", "exupd", "cridx", "subrel",
+                       "scan", "scan", "queue", "analyze"])
         if op == "upd":
             return ("UPDATE p SET v = v + 1 WHERE id = %d RETURNING id, v" % k,
                     [("p", k, "x")], "row")
@@ -298,7 +301,7 @@ class Gen:
                 # and whether one did depends on the other backends'
                 # horizons at that moment: autovacuum's, for one)
                 sql += "; SELECT bt_index_check('%s', true)" % name
-            return (sql, [("pt", "*", "x")], True)
+            return (sql, [("pt", "*", "x"), ("pa", "*", "x")], True)
         if op == "subrel":
             # row locks and changes in subtransactions that commit into the
             # transaction (RELEASE), beside one rolled back: the row's xmax
@@ -337,6 +340,63 @@ class Gen:
                  "RETURNING id, u", [("pu", u, "x"), ("c", "*", "x")])])
             return (sql % {"k": k, "m1": m1, "m2": m2, "u": u},
                     [("p", k, "x")] + extra, True)
+        if op == "scan":
+            # reads, row locks and changes through the other scan kinds: a
+            # bitmap heap scan (its condition rechecked when a version it
+            # found was changed meanwhile) or an index-only scan (the
+            # visibility map), with the planner kept off the others
+            a = r.randint(1, 7)
+            b = a + r.randint(0, 4)
+            m = r.choice(LOCKS)
+            if r.random() < 0.65:
+                sets = "SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; "
+                sql, touches, may_wait = r.choice([
+                    ("SELECT id, u, v FROM p WHERE id BETWEEN %d AND %d ORDER BY id" % (a, b),
+                     [], False),
+                    ("SELECT id, u, v FROM p WHERE u BETWEEN %d AND %d ORDER BY id"
+                     % (10 * a, 10 * b), [], False),
+                    ("WITH w AS (UPDATE p SET v = v + 1 WHERE id BETWEEN %d AND %d AND v < %d "
+                     "RETURNING id, v) SELECT * FROM w ORDER BY id" % (a, b, r.randint(2, 30)),
+                     [("p", "*", "x")], True),
+                    ("SELECT id, v FROM p WHERE u BETWEEN %d AND %d ORDER BY id FOR %s"
+                     % (10 * a, 10 * b, m),
+                     [("p", "*", "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True),
+                    ("WITH w AS (DELETE FROM p WHERE id BETWEEN %d AND %d AND v > %d "
+                     "RETURNING id) SELECT * FROM w ORDER BY id" % (a, b, r.randint(3, 40)),
+                     [("p", "*", "x"), ("c", "*", "x")], True),
+                    ("SELECT count(*), sum(v) FROM c WHERE id BETWEEN %d AND %d" % (a, b + 2),
+                     [], False)])
+            else:
+                sets = "SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; "
+                sql, touches, may_wait = r.choice([
+                    ("SELECT id FROM p WHERE id BETWEEN %d AND %d ORDER BY id" % (a, b),
+                     [], False),
+                    ("SELECT u FROM p WHERE u > 0 ORDER BY u", [], False),
+                    ("SELECT count(*) FROM p WHERE id > %d" % a, [], False),
+                    ("SELECT id FROM c WHERE id BETWEEN %d AND %d ORDER BY id" % (a, b),
+                     [], False)])
+            return (sets + sql + "; SET LOCAL enable_seqscan = on; "
+                    "SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = on",
+                    touches, may_wait)
+        if op == "queue":
+            # a work queue: take the first row nobody holds (SKIP LOCKED)
+            # and change or delete it
+            if r.random() < 0.5:
+                return ("WITH w AS (SELECT id FROM p WHERE v >= %d ORDER BY id LIMIT 1 "
+                        "FOR UPDATE SKIP LOCKED) UPDATE p SET v = p.v + 1 FROM w "
+                        "WHERE p.id = w.id RETURNING p.id, p.v" % r.randint(0, 8),
+                        [("p", "*", "x")], False)
+            return ("DELETE FROM p WHERE id = (SELECT id FROM p WHERE v >= %d ORDER BY id "
+                    "LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id" % r.randint(0, 8),
+                    [("p", "*", "x"), ("c", "*", "x")], True)
+        if op == "analyze":
+            # ANALYZE inside the transaction: the rows it counts live (its
+            # own inserts and the deletes of others still running are; the
+            # inserts of others and its own deletes are not) make
+            # reltuples, which is written in place, at once.  It locks p
+            # against other ANALYZEs, VACUUM and index builds ("pa")
+            return ("ANALYZE p; SELECT reltuples FROM pg_class WHERE relname = 'p'",
+                    [("pa", "*", "x")], True)
         if op == "point":
             return ("SELECT id, u, v FROM p WHERE id = %d" % k, [], False)
         if op == "sublock":
@@ -485,9 +545,10 @@ class Gen:
         while not all(done):
             nobody_waits = not any(not done[t] and any(not done[b] for b in waits[t])
                                    for t in range(n))
-            # VACUUM waits for the lock an index build holds until its
-            # transaction ends
-            built = any(not done[t] and any(x[0] == "pt" and x[2] == "x" for x in touched[t])
+            # VACUUM waits for the lock an index build or an ANALYZE holds
+            # until its transaction ends
+            built = any(not done[t] and any(x[0] in ("pt", "pa") and x[2] == "x"
+                                            for x in touched[t])
                         for t in range(n))
             if vac and r.random() < 0.15 and out.count("vac") < 3 and nobody_waits and \
                     not built:
