@@ -956,7 +956,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						RelationGetRelationName(rel))));
 	if (params->options & VACOPT_VERBOSE)
 		ereport(INFO,
-				(errmsg("vacuuming \"%s\"", NvmVacuumRelName(rel))));
+				(errmsg(aggressive ? "aggressively vacuuming \"%s\"" : "vacuuming \"%s\"",
+						NvmVacuumRelName(rel))));
 	(void) NvmVacuumFailsafe(rel, &ix, 0);
 
 	/* pg_stat_progress_vacuum, as heap's VACUUM reports it */

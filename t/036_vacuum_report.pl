@@ -91,5 +91,18 @@ is(full_report('fn', 'CLUSTER VERBOSE fn USING fn_id'), $fh, 'CLUSTER of nvm_am:
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('fn')}), '0', 'nvm_am_check clean after the copies');
 is(sql(q{SELECT count(*), sum(id) FROM fn}), sql(q{SELECT count(*), sum(id) FROM fh}), 'the same rows');
 
+# the opening line says whether the VACUUM is aggressive (FREEZE makes it
+# one: every page not all-frozen is visited), as heap's does
+for my $opts ('VERBOSE', 'VERBOSE, FREEZE')
+{
+	my %open;
+	for my $t ('h', 'n')
+	{
+		my ($ret, $out, $err) = $node->psql('postgres', "VACUUM ($opts) $t");
+		($open{$t}) = $err =~ /INFO:  ((?:aggressively )?vacuuming) "postgres\.public\.$t"/;
+	}
+	is($open{n} // '', $open{h} // 'heap', "VACUUM ($opts): the opening line is heap's, \"$open{h}\"");
+}
+
 $node->stop;
 done_testing();
