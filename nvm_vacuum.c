@@ -359,6 +359,13 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			case HEAPTUPLE_RECENTLY_DEAD:
 				*deadrows += 1;
 				break;
+			case HEAPTUPLE_INSERT_IN_PROGRESS:
+				/*
+				 * not counted (as heap's): the inserter's commit will count
+				 * it; a delete in progress counts as live, as it is until
+				 * the deleter commits and counts it dead
+				 */
+				break;
 			default:
 				*live += 1;
 				break;
@@ -899,6 +906,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	int64		removed = 0;
 	double		live = 0;
 	double		deadrows = 0;
+	double		remain;
 	int64		deadItems = 0;
 	int			indexScans = 0;
 	NvmVacuumIndexing ix = {
@@ -1025,6 +1033,12 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	/* the rows of skipped pages are estimated from the last count */
 	if (scanned < origBlocks)
 		live = vac_estimate_reltuples(rel, origBlocks, scanned, live);
+	/*
+	 * the row versions that stay, the dead ones not yet removable too:
+	 * what the indexes still point to, and the report's "remain" (heap's
+	 * new_rel_tuples; an estimate of -1 counts as none)
+	 */
+	remain = Max(live, 0) + deadrows;
 
 	if (ix.cleanup)
 		pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
@@ -1033,7 +1047,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	{
 		IndexVacuumInfo ivinfo;
 
-		NvmVacuumIndexInfo(&ivinfo, Irel[i], live, scanned < origBlocks, bstrategy);
+		NvmVacuumIndexInfo(&ivinfo, Irel[i], remain, scanned < origBlocks, bstrategy);
 		istats[i] = index_vacuum_cleanup(&ivinfo, istats[i]);
 		if (istats[i] && !istats[i]->estimated_count)
 			vac_update_relstats(Irel[i], istats[i]->num_pages, istats[i]->num_index_tuples,
@@ -1098,5 +1112,5 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 						 (PgStat_Counter) Max(live, 0), (PgStat_Counter) deadrows);
 	pgstat_progress_end_command();
 	NvmVacuumReport(rel, params, &instr, indexScans, origBlocks, nblocks, scanned,
-					removed, live, deadrows, deadItems, &ix, aggressive);
+					removed, remain, deadrows, deadItems, &ix, aggressive);
 }

@@ -104,5 +104,41 @@ for my $opts ('VERBOSE', 'VERBOSE, FREEZE')
 	is($open{n} // '', $open{h} // 'heap', "VACUUM ($opts): the opening line is heap's, \"$open{h}\"");
 }
 
+# VACUUM's row counts are heap's: versions a snapshot still needs are in
+# "remain" and in the row count the indexes' cleanup is given (which caps
+# their reltuples), and rows a transaction is still inserting are not
+# counted live (its commit counts them), deletes in progress are
+sub counts
+{
+	my ($t, $am) = @_;
+	sql(qq{CREATE TABLE $t (id int PRIMARY KEY, k int, pad text) USING $am
+		     WITH (autovacuum_enabled = off);
+		   CREATE INDEX ${t}_k ON $t (k);
+		   INSERT INTO $t SELECT g, g, repeat('x', 100) FROM generate_series(1, 1000) g;
+		   UPDATE $t SET k = k + 1 WHERE id % 3 = 0;});
+	my $snap = $node->background_psql('postgres');
+	$snap->query_safe("BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM $t");
+	sql(qq{UPDATE $t SET k = k + 1 WHERE id % 3 = 1});
+	my $busy = $node->background_psql('postgres');
+	$busy->query_safe(qq{BEGIN; INSERT INTO $t SELECT g, g, 'z' FROM generate_series(2001, 2300) g;
+		DELETE FROM $t WHERE id <= 50});
+	my ($ret, $out, $err) = $node->psql('postgres', "VACUUM (VERBOSE) $t");
+	my ($tuples) = $err =~ /\n(tuples: [^\n]*)/;
+	my $rel = sql(qq{SELECT string_agg(relname || ' ' || reltuples, ', ' ORDER BY relname)
+		FROM pg_class WHERE relname IN ('$t', '${t}_k', '${t}_pkey')});
+	my $stat = sql(qq{SELECT n_live_tup || ' live, ' || n_dead_tup || ' dead'
+		FROM pg_stat_user_tables WHERE relname = '$t'});
+	$snap->query_safe('COMMIT');
+	$snap->quit;
+	$busy->query_safe('ROLLBACK');
+	$busy->quit;
+	$rel =~ s/\b$t/T/g;
+	return ($tuples // '') . "; $rel; $stat";
+}
+my $ch = counts('ch', 'heap');
+like($ch, qr/^tuples: \d+ removed, 1334 remain, 334 are dead but not yet removable; T 1000, T_k 1334, T_pkey 1334; 1000 live, 334 dead$/,
+	"heap: $ch");
+is(counts('cn', 'nvm_am'), $ch, "VACUUM of nvm_am: the same counts");
+
 $node->stop;
 done_testing();
