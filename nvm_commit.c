@@ -222,6 +222,20 @@ NvmCommitBeforeWrite(void)
 }
 
 /*
+ * NvmCommitWriteReady - has NvmCommitBeforeWrite been done for the current
+ * (sub)transaction's xid, so that a write of its data may follow at once?
+ * A caller that holds a page lock and finds it false lets the lock go
+ * before it calls NvmCommitBeforeWrite, which may assign the xid and write
+ * and flush WAL.  (false for an xid protected by an earlier batch record
+ * but not through this backend's last call: one needless round, no harm.)
+ */
+bool
+NvmCommitWriteReady(void)
+{
+	return xact_wrote_nvm && NvmXlogXidProtected(GetCurrentTransactionIdIfAny());
+}
+
+/*
  * NvmCommitXidCommitted - did xid commit?  Handles the permanent xids
  * (bootstrap and frozen: committed).  When durable is not NULL, *durable
  * says whether the commit is also durable, so that the answer may be

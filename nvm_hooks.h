@@ -65,6 +65,7 @@ extern Size NvmCommitShmemSize(void);
 extern void NvmCommitShmemInit(void);
 extern void NvmCommitInit(void);
 extern void NvmCommitBeforeWrite(void);
+extern bool NvmCommitWriteReady(void);
 extern bool NvmCommitXidCommitted(TransactionId xid, bool *durable);
 extern bool NvmCommitReliedPending(void);
 extern void NvmCommitFlushRelied(void);
@@ -75,6 +76,7 @@ extern Size NvmXlogShmemSize(void);
 extern void NvmXlogShmemInit(void);
 extern void NvmXlogInit(void);
 extern void NvmXlogProtectXid(TransactionId xid);
+extern bool NvmXlogXidProtected(TransactionId xid);
 extern void NvmXlogCommitResolved(TransactionId xid, int nsubxids,
 								  TransactionId *subxids);
 extern void NvmXlogAtXactEnd(void);

@@ -1010,7 +1010,6 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 	ItemPointerData ctid = *tid;
 	TransactionId priorXmax = InvalidTransactionId;
 
-	NvmCommitBeforeWrite();
 	tmfd->traversed = false;
 	for (;;)
 	{
@@ -1110,6 +1109,22 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			result = NvmRowLockCheck(rel, &tup, cid, InvalidSnapshot, want,
 									 wait_policy, lock, tmfd, &relocked,
 									 &tuplock);
+
+			/*
+			 * Our lock is to be written: only now does the transaction
+			 * need its xid (protected, its slot marked), as heap assigns it
+			 * only when it locks -- a lock that waited and then skipped the
+			 * row or found it gone takes none.  Not under the page lock
+			 * (it may write and flush WAL); then look again.
+			 */
+			if (result == TM_Ok && !relocked &&
+				!NvmRowLockHoldsAtLeast(tup.t_data, want) && !NvmCommitWriteReady())
+			{
+				LWLockRelease(lock);
+				NvmCommitBeforeWrite();
+				LWLockAcquire(lock, LW_EXCLUSIVE);
+				relocked = true;
+			}
 		} while (relocked);
 
 		if (result == TM_Updated &&

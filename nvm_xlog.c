@@ -489,6 +489,16 @@ NvmXlogProtectXid(TransactionId xid)
 }
 
 /*
+ * NvmXlogXidProtected - did this backend's last NvmXlogProtectXid protect
+ * xid (so that the next call for it only compares)?
+ */
+bool
+NvmXlogXidProtected(TransactionId xid)
+{
+	return TransactionIdIsValid(xid) && xid == last_logged_xid;
+}
+
+/*
  * NvmXlogAtXactEnd - the transaction ended: its xids are not ours any more.
  */
 void
