@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""run_pgsuite.py - PostgreSQL's own regression and isolation suites, and
-those of contrib/test_decoding (logical decoding), on heap and with nvm_am as
-the default table access method, in the same run.
+"""run_pgsuite.py - PostgreSQL's own regression and isolation suites, those
+of contrib/test_decoding (logical decoding), and the regression tests of the
+contrib modules in CONTRIB ("contrib": tests named module/test), on heap and
+with nvm_am as the default table access method, in the same run.
 
 Heap is the reference: every test that passes on heap must pass on nvm_am.
 The installed server and the test files may differ in minor version (the
@@ -13,8 +14,8 @@ Steps:
      `apt-get source` through a temporary sources list and lists directory
      (the machine's apt configuration is not touched), the installed version
      where it is served, else the newest that is; cached in CACHE between
-     runs (only src/test/regress, src/test/isolation, contrib/spi and
-     contrib/test_decoding are kept);
+     runs (only src/test/regress, src/test/isolation, contrib/spi,
+     contrib/test_decoding and the modules of CONTRIB are kept);
   2. regress.so, refint.so and autoinc.so built with PGXS;
   3. two clusters of the installed server: "heap" and "nvm" (nvm_am
      preloaded, pool on /dev/shm), both with wal_level = logical and
@@ -40,13 +41,13 @@ Steps:
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
-  decoding: 18/18; decoding_isolation: 13/13; standby: 534 nvm_am tables,
-  0 problems
+  decoding: 18/18; decoding_isolation: 13/13; contrib: 83/83; standby: 534
+  nvm_am tables, 0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
 Usage: run_pgsuite.py WORKDIR [--only SUITE] [--tests T ...]
-(SUITE: regress, isolation, decoding, decoding_isolation)
+(SUITE: regress, isolation, decoding, decoding_isolation, contrib)
 Run as root (it fetches with apt-get and runs the servers as postgres) or as
 postgres with the source already in the cache.
 """
@@ -65,7 +66,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PGBIN = "/usr/lib/postgresql/15/bin"
 PG_CONFIG = os.path.join(PGBIN, "pg_config")
 CACHE = os.environ.get("NVM_PGSRC_CACHE", "/var/cache/nvm_am/pgsrc")
-SUITES = ("regress", "isolation", "decoding", "decoding_isolation")
+SUITES = ("regress", "isolation", "decoding", "decoding_isolation", "contrib")
+# the contrib modules whose own regression tests make up the suite
+# "contrib": those whose tests keep rows in tables -- sampling methods
+# (TABLESAMPLE's scans), index access methods built over the table and read
+# through bitmap scans, data types with their indexes, the visibility map,
+# foreign tables over a loopback connection.  (Not the modules that read
+# heap's pages themselves and refuse another access method: amcheck's
+# verify_heapam, pageinspect, pgstattuple, pgrowlocks, pg_surgery.)
+CONTRIB = ("tsm_system_rows", "tsm_system_time", "bloom", "btree_gin", "btree_gist",
+           "pg_trgm", "hstore", "citext", "ltree", "cube", "seg", "intarray",
+           "pg_visibility", "postgres_fdw", "tablefunc", "earthdistance", "lo", "tcn",
+           "file_fdw")
 # per suite: the directory of its files, the runner (regress or isolation),
 # the database (pg_regress's default for the kind of test)
 SUITE_SPEC = {"regress": ("src/test/regress", "regress", "regression"),
@@ -73,9 +85,11 @@ SUITE_SPEC = {"regress": ("src/test/regress", "regress", "regression"),
               "decoding": ("contrib/test_decoding", "regress", "contrib_regression"),
               "decoding_isolation": ("contrib/test_decoding", "isolation",
                                      "isolation_regression")}
+SUITE_SPEC.update({"contrib/" + m: ("contrib/" + m, "regress", "contrib_regression")
+                   for m in CONTRIB})
 # the parts of the source tree kept in the cache
 KEEP = ["src/test/regress/", "src/test/isolation/", "contrib/spi/",
-        "contrib/test_decoding/"]
+        "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
 # test_decoding's logical.conf, on both clusters
 LOGICAL_CONF = ["wal_level = logical", "max_replication_slots = 4",
                 "logical_decoding_work_mem = 64kB"]
@@ -84,6 +98,7 @@ DB_SETTINGS = ["lc_messages TO 'C'", "lc_monetary TO 'C'", "lc_numeric TO 'C'",
                "lc_time TO 'C'", "bytea_output TO 'hex'",
                "timezone_abbreviations TO 'Default'"]
 DBNAME = {k: v[2] for k, v in SUITE_SPEC.items()}
+DBNAME["contrib"] = "contrib_regression"
 # a test's step that waits longer than this is cancelled (isolationtester)
 STEP_TIMEOUT = os.environ.get("NVM_PGSUITE_STEP_TIMEOUT", "60")
 # a whole suite that runs longer than this is stopped
@@ -219,7 +234,8 @@ class Cluster:
                 "wal_keep_size = '4GB'", "hot_standby = on"]
         with open(os.path.join(data, "postgresql.conf"), "a") as f:
             f.write("\n".join(conf) + "\n")
-        env = dict(os.environ, PMEM_IS_PMEM_FORCE="1")
+        # (PGHOST: where postgres_fdw's loopback connections go)
+        env = dict(os.environ, PMEM_IS_PMEM_FORCE="1", PGHOST=self.dir)
         run([os.path.join(PGBIN, "pg_ctl"), "-D", data, "-l",
              os.path.join(self.dir, "server.log"), "-w", "-t", "120", "start"],
             user="postgres", env=env, stdout=subprocess.DEVNULL)
@@ -307,8 +323,10 @@ def run_suite(suite, src, lib, cluster, out, tests):
     logfile = os.path.join(out, "run.log")
     try:
         with open(logfile, "w") as f:
+            # (contrib tests read their data files by relative paths)
             run(cmd, user="postgres", check=False, env=env, stdout=f,
-                stderr=subprocess.STDOUT, timeout=SUITE_TIMEOUT, cwd=out)
+                stderr=subprocess.STDOUT, timeout=SUITE_TIMEOUT,
+                cwd=inputdir if subdir.startswith("contrib/") else out)
     except subprocess.TimeoutExpired:
         log("run_pgsuite: %s on %s did not finish in %d s: stopped"
             % (suite, cluster.name, SUITE_TIMEOUT))
@@ -322,6 +340,25 @@ def run_suite(suite, src, lib, cluster, out, tests):
     for m in re.finditer(r"^.*?([\w.-]+)\s+\.\.\. failed \(ignored\)", text, re.M):
         result[m.group(1)] = False
     return result
+
+
+def run_suites(suite, src, lib, cluster, work, tests):
+    """{test: (passed, its results file)} of suite on cluster; the suite
+    "contrib" runs the tests of each module of CONTRIB (named module/test)"""
+    if suite != "contrib":
+        out = os.path.join(work, "out", suite, cluster.name)
+        res = run_suite(suite, src, lib, cluster, out, tests)
+        return {t: (ok, os.path.join(out, "results", t + ".out")) for t, ok in res.items()}
+    merged = {}
+    for m in CONTRIB:
+        mine = [t.split("/", 1)[1] for t in tests if t.startswith(m + "/")]
+        if tests and not mine:
+            continue
+        out = os.path.join(work, "out", "contrib", cluster.name, m)
+        res = run_suite("contrib/" + m, src, lib, cluster, out, mine)
+        merged.update({"%s/%s" % (m, t): (ok, os.path.join(out, "results", t + ".out"))
+                       for t, ok in res.items()})
+    return merged
 
 
 def normalized_diff(a_path, b_path):
@@ -448,21 +485,19 @@ def main():
             t0 = time.time()
             res = {}
             for c in (heap, nvm):
-                res[c.name] = run_suite(suite, src, lib, c,
-                                        os.path.join(work, "out", suite, c.name),
-                                        opts.tests)
+                res[c.name] = run_suites(suite, src, lib, c, work, opts.tests)
             secs = time.time() - t0
             h, n = res["heap"], res["nvm"]
-            heap_ok = sorted(t for t, ok in h.items() if ok)
+            heap_ok = sorted(t for t, (ok, _) in h.items() if ok)
             same = 0
             for t in heap_ok:
                 key = (suite, t)
-                ok = n.get(t, False)
+                ok = n.get(t, (False, None))[0]
                 how = "ok"
                 if not ok:
-                    allowed = os.path.join(HERE, "allowed", "%s.diff" % t)
-                    hres = os.path.join(work, "out", suite, "heap", "results", t + ".out")
-                    nres = hres.replace("/heap/", "/nvm/")
+                    allowed = os.path.join(HERE, "allowed", "%s.diff" % t.replace("/", "."))
+                    hres = h[t][1]
+                    nres = n[t][1] if t in n else ""
                     if os.path.exists(allowed) and os.path.exists(nres):
                         with open(allowed) as f:
                             want = f.read().splitlines()
