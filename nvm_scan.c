@@ -444,6 +444,9 @@ NvmScanRescan(TableScanDesc sscan, ScanKey key)
 	scan->endblock = scan->nblocks;
 	scan->inited = false;
 	scan->statblock = InvalidBlockNumber;
+	/* a sequential scan started again counts as another (as heap's) */
+	if (sscan->rs_flags & SO_TYPE_SEQSCAN)
+		pgstat_count_heap_scan(sscan->rs_rd);
 }
 
 bool

@@ -85,3 +85,46 @@ SELECT heap_blks_read >= pg_relation_size('nvm_sio_copy') / 8192 AS new_pages_co
 FROM pg_statio_user_tables WHERE relname = 'nvm_sio_copy';
 DROP TABLE nvm_sio_copy;
 DROP TABLE nvm_sio;
+-- pg_stat_user_tables' scan and row counters are heap's, whatever scans the
+-- plans use: a sequential scan counts once more each time it is started
+-- again (the inner side of a nested loop: nvm_am counted it once), and
+-- sample, TID, bitmap, index and index-only scans count as heap's do
+CREATE TABLE sc_heap (id int PRIMARY KEY, v int) USING heap;
+CREATE TABLE sc_nvm (id int PRIMARY KEY, v int) USING nvm_am;
+CREATE TABLE sc_outer (id int) USING heap;
+INSERT INTO sc_heap SELECT g, g FROM generate_series(1, 200) g;
+INSERT INTO sc_nvm SELECT g, g FROM generate_series(1, 200) g;
+INSERT INTO sc_outer SELECT generate_series(1, 5);
+VACUUM (ANALYZE) sc_heap;
+VACUUM (ANALYZE) sc_nvm;
+VACUUM (ANALYZE) sc_outer;
+SELECT pg_stat_force_next_flush();
+CREATE FUNCTION pg_temp.scans(t text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  SET LOCAL enable_hashjoin = off;
+  SET LOCAL enable_mergejoin = off;
+  SET LOCAL enable_material = off;
+  SET LOCAL enable_indexscan = off;
+  SET LOCAL enable_bitmapscan = off;
+  EXECUTE format('SELECT count(*) FROM sc_outer o JOIN %I x ON x.v = o.id', t);
+  EXECUTE format('SELECT count(*) FROM %I TABLESAMPLE SYSTEM (100) REPEATABLE (1)', t);
+  EXECUTE format('SELECT count(*) FROM %I WHERE ctid = ''(0,3)''', t);
+  EXECUTE format('SELECT count(*) FROM %I WHERE ctid < ''(0,10)''', t);
+  SET LOCAL enable_seqscan = off;
+  SET LOCAL enable_bitmapscan = on;
+  EXECUTE format('SELECT count(*) FROM %I WHERE id BETWEEN 10 AND 30', t);
+  SET LOCAL enable_bitmapscan = off;
+  SET LOCAL enable_indexscan = on;
+  EXECUTE format('SELECT v FROM %I WHERE id = 7', t);
+  EXECUTE format('SELECT count(id) FROM %I WHERE id < 50', t);
+  EXECUTE format('UPDATE %I SET v = v + 1 WHERE id = 9', t);
+  EXECUTE format('DELETE FROM %I WHERE id = 11', t);
+END $$;
+SELECT pg_temp.scans('sc_heap');
+SELECT pg_temp.scans('sc_nvm');
+SELECT pg_stat_force_next_flush();
+SELECT pg_stat_clear_snapshot();
+SELECT relname, seq_scan, seq_tup_read, idx_scan, idx_tup_fetch, n_tup_upd, n_tup_del,
+       n_tup_hot_upd
+  FROM pg_stat_user_tables WHERE relname IN ('sc_heap', 'sc_nvm') ORDER BY relname;
+DROP TABLE sc_heap, sc_nvm, sc_outer;
