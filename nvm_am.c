@@ -469,6 +469,20 @@ nvm_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 {
 	SMgrRelation srel;
 
+	/*
+	 * pg_upgrade makes the tables anew in the new cluster and then copies
+	 * their files over; an nvm_am table's rows are in the old cluster's
+	 * pool, not in its files, so it would arrive empty.  Stop it here,
+	 * before anything is copied (the old cluster stays as it was).
+	 */
+	if (IsBinaryUpgrade)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("pg_upgrade cannot carry nvm_am table \"%s\" over",
+						RelationGetRelationName(rel)),
+				 errdetail("The rows of an nvm_am table are in the old cluster's pool, which pg_upgrade does not copy; the table would arrive empty."),
+				 errhint("Before the upgrade, change such tables to heap (ALTER TABLE ... SET ACCESS METHOD heap), or dump them with pg_dump and restore them after it.")));
+
 	NvmRecoveryEnsureReady();
 	*freezeXid = RecentXmin;
 	*minmulti = GetOldestMultiXactId();
