@@ -946,6 +946,9 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 									   params->multixact_freeze_table_age,
 									   &OldestXmin, &OldestMxact, &FreezeLimit,
 									   &MultiXactCutoff);
+	/* DISABLE_PAGE_SKIPPING makes the VACUUM aggressive too (as heap's) */
+	if (!skipping)
+		aggressive = true;
 	frozenXid = OldestXmin;
 	instr.OldestXmin = OldestXmin;
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &Irel);

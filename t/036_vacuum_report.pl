@@ -92,8 +92,9 @@ is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('fn')}), '0', 'nvm_am_check cl
 is(sql(q{SELECT count(*), sum(id) FROM fn}), sql(q{SELECT count(*), sum(id) FROM fh}), 'the same rows');
 
 # the opening line says whether the VACUUM is aggressive (FREEZE makes it
-# one: every page not all-frozen is visited), as heap's does
-for my $opts ('VERBOSE', 'VERBOSE, FREEZE')
+# one: every page not all-frozen is visited; DISABLE_PAGE_SKIPPING too), as
+# heap's does
+for my $opts ('VERBOSE', 'VERBOSE, FREEZE', 'VERBOSE, DISABLE_PAGE_SKIPPING')
 {
 	my %open;
 	for my $t ('h', 'n')
