@@ -13,7 +13,8 @@
  *		starts a new batch.  One record covers up to NVM_XID_BATCH ids,
  *		never past the xid's clog page (nor its commit_ts page when commit
  *		timestamps are tracked): redo moves nextXid to the end of the batch
- *		and those pages must exist.
+ *		and those pages must exist.  Nor more than a standby can take as
+ *		skipped (NvmXlogBatchEnd).
  *	  - COMMIT_RESOLVED commits, in clog, a transaction whose commit
  *		recovery found in the pmem commit log only (nvm_commit.c); redo
  *		commits it again (a later crash, a standby).
@@ -52,6 +53,7 @@
 #include "access/xloginsert.h"
 #include "access/xlogreader.h"
 #include "access/xlogrecovery.h"
+#include "miscadmin.h"
 #include "storage/shmem.h"
 #include "storage/spin.h"
 
@@ -431,7 +433,17 @@ NvmXlogShmemInit(void)
 static TransactionId
 NvmXlogBatchEnd(TransactionId xid)
 {
-	uint64		end = (uint64) xid + NVM_XID_BATCH - 1;
+	/*
+	 * After a crash the primary hands out xids from the end of its last
+	 * batch on.  A hot standby takes the ids skipped for transactions still
+	 * running (KnownAssignedXids) until the next snapshot of running
+	 * transactions, and has room for 65 per backend of the primary's
+	 * MaxBackends (its own is at least as large); more stops its replay for
+	 * good ("too many KnownAssignedXids", t/042).  So a batch is at most
+	 * half that.
+	 */
+	uint64		batch = Min(NVM_XID_BATCH, (uint64) 32 * MaxBackends);
+	uint64		end = (uint64) xid + batch - 1;
 
 	end = Min(end, (uint64) (xid | (NVM_CLOG_XACTS_PER_PAGE - 1)));
 	if (track_commit_timestamp)
