@@ -203,6 +203,8 @@ extern Page NvmRowLockPage(Relation rel, int dirIndex, ItemPointer tid,
 extern bool NvmRowLockAttrsEqual(Relation rel, Bitmapset *attrs,
 								 HeapTuple oldtup, HeapTuple newtup);
 extern MultiXactStatus NvmRowLockUpdaterStatus(HeapTupleHeader t);
+extern void NvmRowLockCarriedBits(TransactionId xmax, uint16 infomask,
+								  uint16 *newmask, uint16 *newmask2);
 extern TransactionId NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want,
 									   TransactionId myxid, uint16 *infomask,
 									   uint16 *infomask2, bool *lockers);

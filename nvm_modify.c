@@ -554,12 +554,15 @@ NvmModifyHeaderSame(HeapTupleHeader now, HeapTupleHeader seen)
  * the lockers that still hold the old one (none: xmax stays invalid).
  */
 static void
-NvmModifyCarryLockers(HeapTuple newtup, TransactionId lockers, uint16 mask)
+NvmModifyCarryLockers(HeapTuple newtup, TransactionId lockers, uint16 mask,
+					  uint16 mask2)
 {
 	if (!TransactionIdIsValid(lockers))
 		return;
 	newtup->t_data->t_infomask &= ~HEAP_XMAX_BITS;
 	newtup->t_data->t_infomask |= mask;
+	newtup->t_data->t_infomask2 &= ~HEAP_KEYS_UPDATED;
+	newtup->t_data->t_infomask2 |= mask2;
 	HeapTupleHeaderSetXmax(newtup->t_data, lockers);
 }
 
@@ -603,6 +606,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	TransactionId xmax;
 	TransactionId lockersXmax;
 	uint16		lockersMask;
+	uint16		lockersMask2;
 	uint16		bits;
 	uint16		bits2;
 	bool		lockers;
@@ -623,7 +627,7 @@ NvmModifyUpdate(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 retry:
 	CHECK_FOR_INTERRUPTS();
 	lockersXmax = InvalidTransactionId;
-	lockersMask = 0;
+	lockersMask = lockersMask2 = 0;
 	/* step 1: may we update the old version?  (its page stays locked) */
 	result = NvmRowLockForModify(rel, dirIndex, otid, cid, crosscheck, wait, tmfd,
 								 &oldtup, &page, &lock, "update", keyattrs, newtup,
@@ -655,15 +659,14 @@ retry:
 
 	/*
 	 * A lock we hold ourselves stays on the new version as well (heap keeps
-	 * it, as a key-share lock: INSERT ... ON CONFLICT DO UPDATE locks the
-	 * row, then updates it, and RETURNING xmax shows the updater).
+	 * it: INSERT ... ON CONFLICT DO UPDATE locks the row, then updates it,
+	 * and RETURNING xmax shows the updater), with heap's bits.
 	 */
 	if (lockers)
 	{
 		lockersXmax = HeapTupleHeaderGetRawXmax(oldtup.t_data);
-		lockersMask = (oldtup.t_data->t_infomask & HEAP_XMAX_IS_MULTI) ?
-			(HEAP_XMAX_IS_MULTI | HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK) :
-			(HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK);
+		NvmRowLockCarriedBits(lockersXmax, oldtup.t_data->t_infomask,
+							  &lockersMask, &lockersMask2);
 	}
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
 	NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(otid),
@@ -687,7 +690,7 @@ retry:
 		heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, NULL);
 		Assert(heaptup == newtup);
 		heaptup->t_data->t_infomask |= HEAP_UPDATED;
-		NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
+		NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask, lockersMask2);
 		if (hot)
 			HeapTupleHeaderSetHeapOnly(heaptup->t_data);
 		/* one record: the new version, and the old one's xmax and ctid */
@@ -778,7 +781,7 @@ retry:
 	 */
 	heaptup = NvmModifyPrepareInsert(rel, newtup, xid, cid, 0, oldcopy);
 	heaptup->t_data->t_infomask |= HEAP_UPDATED;
-	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask);
+	NvmModifyCarryLockers(heaptup, lockersXmax, lockersMask, lockersMask2);
 
 	/*
 	 * As heap_update after its TOAST work: the new version stays on the old

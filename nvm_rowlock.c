@@ -442,6 +442,79 @@ NvmRowLockBits(MultiXactStatus status, bool lockOnly, uint16 *infomask,
 	}
 }
 
+/*
+ * NvmRowLockMultiBits - the infomask bits of a multixact xmax with these n
+ * members, as heap derives them (GetMultiXactIdHintBits): the bits of the
+ * strongest lock (an update counts as the lock it takes), HEAP_KEYS_UPDATED
+ * when a member locked FOR UPDATE or changed the key, and LOCK_ONLY unless
+ * a member is an update.
+ */
+static void
+NvmRowLockMultiBits(const MultiXactMember *members, int n, uint16 *infomask,
+					uint16 *infomask2)
+{
+	bool		excl = false;
+	bool		shr = false;
+	bool		anyUpdate = false;
+
+	*infomask = HEAP_XMAX_IS_MULTI;
+	*infomask2 = 0;
+	for (int i = 0; i < n; i++)
+	{
+		switch (members[i].status)
+		{
+			case MultiXactStatusForKeyShare:
+				break;
+			case MultiXactStatusForShare:
+				shr = true;
+				break;
+			case MultiXactStatusForNoKeyUpdate:
+				excl = true;
+				break;
+			case MultiXactStatusForUpdate:
+				excl = true;
+				*infomask2 |= HEAP_KEYS_UPDATED;
+				break;
+			case MultiXactStatusNoKeyUpdate:
+				excl = anyUpdate = true;
+				break;
+			case MultiXactStatusUpdate:
+				excl = anyUpdate = true;
+				*infomask2 |= HEAP_KEYS_UPDATED;
+				break;
+		}
+	}
+	*infomask |= excl ? HEAP_XMAX_EXCL_LOCK :
+		shr ? HEAP_XMAX_SHR_LOCK : HEAP_XMAX_KEYSHR_LOCK;
+	if (!anyUpdate)
+		*infomask |= HEAP_XMAX_LOCK_ONLY;
+}
+
+/*
+ * NvmRowLockCarriedBits - the infomask bits with which the new version of
+ * an updated row carries the old one's lockers (xmax, held with infomask):
+ * heap's -- a multixact's from its members, one transaction's as FOR KEY
+ * SHARE (the only lock an update leaves to another transaction).
+ */
+void
+NvmRowLockCarriedBits(TransactionId xmax, uint16 infomask, uint16 *newmask,
+					  uint16 *newmask2)
+{
+	MultiXactMember *members;
+	int			n;
+
+	if (!(infomask & HEAP_XMAX_IS_MULTI))
+	{
+		*newmask = HEAP_XMAX_LOCK_ONLY | HEAP_XMAX_KEYSHR_LOCK;
+		*newmask2 = 0;
+		return;
+	}
+	n = GetMultiXactIdMembers(xmax, &members, false, false);
+	NvmRowLockMultiBits(members, Max(n, 0), newmask, newmask2);
+	if (n > 0)
+		pfree(members);
+}
+
 /* NvmRowLockIsMember - is xid among the n members? */
 static bool
 NvmRowLockIsMember(const MultiXactMember *members, int n, TransactionId xid)
@@ -471,8 +544,6 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 	bool		ownLock = false;
 	int			nmembers = 0;
 	MultiXactStatus mine = want;
-	MultiXactStatus strongest;
-	bool		anyUpdate;
 	TransactionId result;
 
 	/*
@@ -507,7 +578,19 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 			ownLock = true;
 			if (!NvmRowLockIsUpdate(want))
 			{
-				if (holders[i].status > mine)
+				/*
+				 * A lock: with our xid alone in xmax the stronger of the
+				 * two; in a multixact heap keeps our lock as a member
+				 * beside the new one (MultiXactIdExpand: we are a running
+				 * member), and so do we.  A later update of the row then
+				 * keeps them beside a no-key update, which a FOR KEY SHARE
+				 * lock following the chain is not refused by
+				 * (specs/nvm_subxact_lock_update: isolation_fuzz seed
+				 * 230620).
+				 */
+				if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+					members[nmembers++] = holders[i];
+				else if (holders[i].status > mine)
 					mine = holders[i].status;
 				continue;
 			}
@@ -553,19 +636,8 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 		members[nmembers].xid = myxid;
 		members[nmembers].status = mine;
 		nmembers++;
-		strongest = mine;
-		anyUpdate = NvmRowLockIsUpdate(mine);
-		for (int i = 0; i < nmembers; i++)
-		{
-			if (NvmRowLockModeOf(members[i].status) > NvmRowLockModeOf(strongest))
-				strongest = members[i].status;
-			anyUpdate |= NvmRowLockIsUpdate(members[i].status);
-		}
 		result = MultiXactIdCreateFromMembers(nmembers, members);
-		NvmRowLockBits(strongest, !anyUpdate, infomask, infomask2);
-		if (anyUpdate)
-			*infomask &= ~HEAP_LOCK_MASK;	/* an update, not a lock */
-		*infomask |= HEAP_XMAX_IS_MULTI;
+		NvmRowLockMultiBits(members, nmembers, infomask, infomask2);
 	}
 	if (holders)
 		pfree(holders);
