@@ -298,6 +298,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"log_frames_stolen",
 	"pages_folded_on_read",
 	"update_retries",
+	"frames_retired",
 };
 
 static pg_crc32c
@@ -1996,6 +1997,7 @@ NvmPoolRetireFrame(uint64 frame)
 	uint32		now = old | PIN_RETIRED;
 
 	Assert(!(old & PIN_RETIRED));
+	NvmPoolCountAdd(NVM_STAT_FRAMES_RETIRED, 1);
 	if ((old & PIN_COUNT_MASK) == 0 &&
 		pg_atomic_compare_exchange_u32(&pool_pins[frame], &now, 0))
 		NvmPoolFreeOne(frame);

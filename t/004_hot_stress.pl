@@ -432,10 +432,14 @@ SELECT count(*) FROM (SELECT * FROM acc OFFSET 0) s
 cmp_ok(stat_value('hot_updates') - $hot0, '>', 1000, 'the load made HOT updates');
 cmp_ok(stat_value('pages_pruned') - $pruned0, '>', 10, 'the load pruned pages');
 
-# no pins left behind: with no transaction running, every frame retired by
-# a merge (a full in-page log, or a pruning that did not fit in the log)
-# has been freed
-is(stat_value('frames_reclaimed'), stat_value('merges_on_full'),
+# no pins left behind: with no transaction running, every frame retired --
+# by a merge (a full in-page log, or a pruning that did not fit in the
+# log), or cut off by VACUUM's truncation of empty end pages, which the
+# concurrent VACUUMs do at times (comparing with merges_on_full alone failed
+# then: 6890 reclaimed, 6821 merges) -- has been freed
+cmp_ok(stat_value('frames_retired'), '>=', stat_value('merges_on_full'),
+	'every merge retired a frame');
+is(stat_value('frames_reclaimed'), stat_value('frames_retired'),
 	'every retired frame was freed (no leaked frame pins)');
 
 # HOT updates of a table of fixed size settle: pruning makes the room, so
@@ -463,7 +467,7 @@ my $grown = stat_value('frames_allocated') - $frames1;
 my $extended = stat_value('pages_extended') - $ext1;
 cmp_ok($grown, '<=', List::Util::max(16, int($done / 3000)),
 	"second round of $done HOT-updating transactions allocated (almost) no frames ($grown, $extended new pages)");
-is(stat_value('frames_reclaimed'), stat_value('merges_on_full'),
+is(stat_value('frames_reclaimed'), stat_value('frames_retired'),
 	'still every retired frame freed');
 is($node->safe_psql('postgres', q{
 SET enable_seqscan = off; SET enable_bitmapscan = off;
