@@ -585,8 +585,7 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 				 * member), and so do we.  A later update of the row then
 				 * keeps them beside a no-key update, which a FOR KEY SHARE
 				 * lock following the chain is not refused by
-				 * (specs/nvm_subxact_lock_update: isolation_fuzz seed
-				 * 230620).
+				 * (specs/nvm_lock_multi_own: isolation_fuzz seed 230620).
 				 */
 				if (t->t_infomask & HEAP_XMAX_IS_MULTI)
 					members[nmembers++] = holders[i];
