@@ -444,50 +444,33 @@ NvmRowLockBits(MultiXactStatus status, bool lockOnly, uint16 *infomask,
 
 /*
  * NvmRowLockMultiBits - the infomask bits of a multixact xmax with these n
- * members, as heap derives them (GetMultiXactIdHintBits): the bits of the
- * strongest lock (an update counts as the lock it takes), HEAP_KEYS_UPDATED
- * when a member locked FOR UPDATE or changed the key, and LOCK_ONLY unless
- * a member is an update.
+ * members, as heap derives them (GetMultiXactIdHintBits): those of the
+ * strongest lock (an update counts as the lock it takes: FOR UPDATE when
+ * it changed the key, which sets HEAP_KEYS_UPDATED), LOCK_ONLY unless a
+ * member is an update.
  */
 static void
 NvmRowLockMultiBits(const MultiXactMember *members, int n, uint16 *infomask,
 					uint16 *infomask2)
 {
-	bool		excl = false;
-	bool		shr = false;
+	MultiXactStatus strongest = MultiXactStatusForKeyShare;
 	bool		anyUpdate = false;
 
-	*infomask = HEAP_XMAX_IS_MULTI;
-	*infomask2 = 0;
 	for (int i = 0; i < n; i++)
 	{
-		switch (members[i].status)
+		MultiXactStatus lock = members[i].status;
+
+		if (NvmRowLockIsUpdate(lock))
 		{
-			case MultiXactStatusForKeyShare:
-				break;
-			case MultiXactStatusForShare:
-				shr = true;
-				break;
-			case MultiXactStatusForNoKeyUpdate:
-				excl = true;
-				break;
-			case MultiXactStatusForUpdate:
-				excl = true;
-				*infomask2 |= HEAP_KEYS_UPDATED;
-				break;
-			case MultiXactStatusNoKeyUpdate:
-				excl = anyUpdate = true;
-				break;
-			case MultiXactStatusUpdate:
-				excl = anyUpdate = true;
-				*infomask2 |= HEAP_KEYS_UPDATED;
-				break;
+			anyUpdate = true;
+			lock = lock == MultiXactStatusUpdate ?
+				MultiXactStatusForUpdate : MultiXactStatusForNoKeyUpdate;
 		}
+		if (lock > strongest)
+			strongest = lock;
 	}
-	*infomask |= excl ? HEAP_XMAX_EXCL_LOCK :
-		shr ? HEAP_XMAX_SHR_LOCK : HEAP_XMAX_KEYSHR_LOCK;
-	if (!anyUpdate)
-		*infomask |= HEAP_XMAX_LOCK_ONLY;
+	NvmRowLockBits(strongest, !anyUpdate, infomask, infomask2);
+	*infomask |= HEAP_XMAX_IS_MULTI;
 }
 
 /*
@@ -1188,8 +1171,8 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			 * row or found it gone takes none.  Not under the page lock
 			 * (it may write and flush WAL); then look again.
 			 */
-			if (result == TM_Ok && !relocked &&
-				!NvmRowLockHoldsAtLeast(tup.t_data, want) && !NvmCommitWriteReady())
+			if (result == TM_Ok && !relocked && !NvmCommitWriteReady() &&
+				!NvmRowLockHoldsAtLeast(tup.t_data, want))
 			{
 				LWLockRelease(lock);
 				NvmCommitBeforeWrite();
