@@ -79,6 +79,11 @@ LEVELS = ["READ COMMITTED", "READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"]
 LOCKS = ["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
 
 
+def lock_touch(m):
+    """the touch mode of a row lock of strength m (see Gen.statement)"""
+    return "l" if m in ("UPDATE", "NO KEY UPDATE") else "s"
+
+
 def tester():
     pgxs = subprocess.run([os.environ.get("PG_CONFIG", "pg_config"), "--pgxs"], capture_output=True,
                           text=True).stdout.strip()
@@ -166,7 +171,7 @@ class Gen:
         if op == "lock":
             m = r.choice(LOCKS)
             return ("SELECT id, v FROM p WHERE id = %d FOR %s" % (k, m),
-                    [("p", k, "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
+                    [("p", k, lock_touch(m))], "row")
         if op == "skip":
             k2 = self.key()
             m = r.choice(LOCKS)
@@ -223,7 +228,7 @@ class Gen:
         if op == "qlock":
             m = r.choice(LOCKS)
             return ("SELECT id, part, v FROM q WHERE id = %d FOR %s" % (k, m),
-                    [("q", k, "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], "row")
+                    [("q", k, lock_touch(m))], "row")
         if op == "qread":
             # a snapshot (above READ COMMITTED) that has not met p yet
             return ("SELECT count(*), sum(v) FROM q", [("qr", "*", "r")], False)
@@ -360,7 +365,7 @@ class Gen:
                      [("p", "*", "x")], True),
                     ("SELECT id, v FROM p WHERE u BETWEEN %d AND %d ORDER BY id FOR %s"
                      % (10 * a, 10 * b, m),
-                     [("p", "*", "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True),
+                     [("p", "*", lock_touch(m))], True),
                     ("WITH w AS (DELETE FROM p WHERE id BETWEEN %d AND %d AND v > %d "
                      "RETURNING id) SELECT * FROM w ORDER BY id" % (a, b, r.randint(3, 40)),
                      [("p", "*", "x"), ("c", "*", "x")], True),
@@ -406,7 +411,7 @@ class Gen:
         # lockrange
         m = r.choice(LOCKS)
         return ("SELECT id FROM p WHERE v >= %d ORDER BY id FOR %s" % (r.randint(0, 60), m),
-                [("p", "*", "l" if m in ("UPDATE", "NO KEY UPDATE") else "s")], True)
+                [("p", "*", lock_touch(m))], True)
 
     def spec(self):
         r = self.rnd
