@@ -36,13 +36,15 @@ Steps:
   5. the regression suite once more, on a primary in WAL mode
      (nvm_am.wal_log = on) with a streaming standby made by pg_basebackup
      before it: every nvm_am table must be equal on both afterwards, system
-     columns included, and nvm_am_check() clean on the standby (one test;
+     columns included, nvm_am_check() clean on the standby, and the
+     standby's indexes of permanent tables must pass amcheck's
+     bt_index_check (heapallindexed) wherever the primary's pass (one test;
      not with --only or --tests).
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
-  decoding: 18/18; decoding_isolation: 13/13; contrib: 83/83; standby: 534
-  nvm_am tables, 0 problems
+  decoding: 18/18; decoding_isolation: 13/13; contrib: 83/83; amcheck: 159
+  indexes, 0 differ from heap; standby: 534 nvm_am tables, 0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
@@ -276,6 +278,57 @@ class Cluster:
             problems += ["%s: %s" % (db, l) for l in r.stdout.splitlines() if l]
         return problems
 
+    def index_check(self, dbs, standby=False):
+        """amcheck over every valid B-tree index of a table the suites left
+        in the databases dbs (not the catalogs'): every row the table's
+        index build scan yields must be in the index, and the index must
+        be in order -- bt_index_parent_check(heapallindexed, rootdescend),
+        or on a standby (no ShareLock in recovery) bt_index_check
+        (heapallindexed) of the indexes of permanent tables.  Returns
+        ({(db, index): error} of the indexes that fail, indexes checked)."""
+        check = ("bt_index_check(r.idx, true)" if standby
+                 else "bt_index_parent_check(r.idx, true, true)")
+        sql = """DO $$
+DECLARE r record; n int := 0;
+BEGIN
+  FOR r IN SELECT i.indexrelid::regclass AS idx
+           FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+           JOIN pg_class ic ON ic.oid = i.indexrelid
+           JOIN pg_am iam ON iam.oid = ic.relam AND iam.amname = 'btree'
+           WHERE c.relkind IN ('r', 'm') AND c.relpersistence PERSISTENCE
+             AND i.indisvalid AND i.indisready
+             AND c.relnamespace <> 'pg_catalog'::regnamespace
+           ORDER BY 1::text
+  LOOP
+    BEGIN
+      PERFORM CHECK;
+      n := n + 1;
+    EXCEPTION WHEN others THEN
+      RAISE NOTICE 'index_check failed: % %', r.idx, SQLERRM;
+    END;
+  END LOOP;
+  RAISE NOTICE 'index_check passed: %', n;
+END $$""".replace("PERSISTENCE", "= 'p'" if standby else "<> 't'").replace("CHECK", check)
+        failures, checked = {}, 0
+        for db in dbs:
+            if not standby:
+                psql(self.port, self.dir, db, "CREATE EXTENSION IF NOT EXISTS amcheck")
+            r = run([os.path.join(PGBIN, "psql"), "-X", "-At", "-q", "-h", self.dir,
+                     "-p", str(self.port), "-U", "postgres", "-d", db, "-c", sql],
+                    user="postgres", check=False, capture_output=True, text=True,
+                    env=dict(os.environ, PGOPTIONS="-c client_min_messages=notice "
+                             "-c lock_timeout=30s"))
+            if r.returncode != 0:
+                failures[(db, "*")] = "amcheck failed: " + r.stderr.strip()
+                continue
+            for line in r.stderr.splitlines():
+                m = re.match(r"NOTICE:  index_check (passed|failed): (\S+)(?: (.*))?$", line)
+                if m and m.group(1) == "passed":
+                    checked += int(m.group(2))
+                elif m:
+                    failures[(db, m.group(2))] = m.group(3)
+        return failures, checked
+
     def stop(self):
         run([os.path.join(PGBIN, "pg_ctl"), "-D", os.path.join(self.dir, "data"),
              "-m", "immediate", "-w", "stop"], user="postgres", check=False,
@@ -421,6 +474,7 @@ def standby_replay(src, lib, work, port):
                      "-d", DBNAME["regress"], "-c", sql], user="postgres", check=False,
                     capture_output=True, text=True)
             return r.returncode, r.stdout.strip(), r.stderr.strip()
+        psql(port, top, DBNAME["regress"], "CREATE EXTENSION IF NOT EXISTS amcheck")
         _, lsn, _ = query(port, "SELECT pg_current_wal_insert_lsn()")
         for _ in range(300):
             if query(port + 1, "SELECT pg_last_wal_replay_lsn() >= '%s'" % lsn)[1] == "t":
@@ -443,6 +497,15 @@ def standby_replay(src, lib, work, port):
                 problems.append("standby: %s differs from the primary's" % t)
         problems += ["standby: " + p for p in standby.check([DBNAME["regress"]],
                                                             permanent_only=True)]
+        # the standby's indexes against its replayed tables (amcheck); an
+        # index that fails there and not on the primary is a problem
+        pfail, _ = primary.index_check([DBNAME["regress"]])
+        sfail, checked = standby.index_check([DBNAME["regress"]], standby=True)
+        problems += ["standby: amcheck: %s: %s" % (k[1], e)
+                     for k, e in sorted(sfail.items()) if k not in pfail]
+        if checked == 0:
+            problems.append("standby: amcheck checked no index")
+        log("   standby: amcheck of %d indexes of permanent tables" % checked)
         return len(tables), problems
     finally:
         if replica_started:
@@ -531,10 +594,20 @@ def main():
             else:
                 summary.append("%s: %d/%d" % (suite, same, len(heap_ok)))
             log("   %s: %.0f s for both runs" % (suite, secs))
-        for p in nvm.check(sorted({DBNAME[s] for s in SUITES
-                                   if not opts.only or s == opts.only})):
+        dbs = sorted({DBNAME[s] for s in SUITES if not opts.only or s == opts.only})
+        for p in nvm.check(dbs):
             problems.append("nvm_am_check after the suites: " + p)
             failed += 1
+        # the indexes the suites leave against their tables, on both
+        # clusters: an index that fails on nvm_am and not on heap fails
+        hfail, _ = heap.index_check(dbs)
+        nfail, checked = nvm.index_check(dbs)
+        bad = sorted(k for k in nfail if k not in hfail)
+        for k in bad:
+            problems.append("amcheck after the suites: %s %s: %s" % (k[0], k[1], nfail[k]))
+        failed += 1 if bad else 0
+        passed += 0 if bad else 1
+        summary.append("amcheck: %d indexes, %d differ from heap" % (checked, len(bad)))
     finally:
         heap.stop()
         nvm.stop()
