@@ -33,7 +33,10 @@ Steps:
      as a known failure, and a known failure that passes is an error (the
      list must be kept exact) unless its reason says it is intermittent.
 
-  5. the regression suite once more, on a primary in WAL mode
+  5. amcheck's bt_index_parent_check(heapallindexed, rootdescend) of every
+     B-tree index the suites leave, on both clusters: an index that fails
+     on nvm_am and not on heap fails (one test, "amcheck");
+  6. the regression suite once more, on a primary in WAL mode
      (nvm_am.wal_log = on) with a streaming standby made by pg_basebackup
      before it: every nvm_am table must be equal on both afterwards, system
      columns included, nvm_am_check() clean on the standby, and the
@@ -260,19 +263,25 @@ class Cluster:
             psql(self.port, self.dir, db,
                  'ALTER DATABASE "%s" SET default_table_access_method = nvm_am' % db)
 
+    def query(self, db, sql, options=None):
+        """run sql in database db with psql (unaligned, tuples only); the
+        finished process (returncode, stdout, stderr as text).  options:
+        PGOPTIONS for the session"""
+        env = dict(os.environ, PGOPTIONS=options) if options else None
+        return run([os.path.join(PGBIN, "psql"), "-X", "-At", "-h", self.dir,
+                    "-p", str(self.port), "-U", "postgres", "-d", db, "-c", sql],
+                   user="postgres", check=False, capture_output=True, text=True, env=env)
+
     def check(self, dbs, permanent_only=False):
         """nvm_am_check() of every nvm_am table left in the databases dbs
         (with permanent_only, of those a standby can read)"""
         problems = []
         for db in dbs:
-            r = run([os.path.join(PGBIN, "psql"), "-X", "-At", "-h", self.dir,
-                     "-p", str(self.port), "-U", "postgres", "-d", db, "-c",
-                     "SELECT c.oid::regclass, x.* FROM pg_class c "
-                     "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
-                     "LATERAL nvm_am.nvm_am_check(c.oid) x "
-                     "WHERE c.relkind IN ('r', 'm')" +
-                     (" AND c.relpersistence = 'p'" if permanent_only else "")],
-                    user="postgres", check=False, capture_output=True, text=True)
+            r = self.query(db, "SELECT c.oid::regclass, x.* FROM pg_class c "
+                           "JOIN pg_am a ON a.oid = c.relam AND a.amname = 'nvm_am', "
+                           "LATERAL nvm_am.nvm_am_check(c.oid) x "
+                           "WHERE c.relkind IN ('r', 'm')" +
+                           (" AND c.relpersistence = 'p'" if permanent_only else ""))
             if r.returncode != 0:
                 problems.append("%s: nvm_am_check failed: %s" % (db, r.stderr.strip()))
             problems += ["%s: %s" % (db, l) for l in r.stdout.splitlines() if l]
@@ -313,11 +322,7 @@ END $$""".replace("PERSISTENCE", "= 'p'" if standby else "<> 't'").replace("CHEC
         for db in dbs:
             if not standby:
                 psql(self.port, self.dir, db, "CREATE EXTENSION IF NOT EXISTS amcheck")
-            r = run([os.path.join(PGBIN, "psql"), "-X", "-At", "-q", "-h", self.dir,
-                     "-p", str(self.port), "-U", "postgres", "-d", db, "-c", sql],
-                    user="postgres", check=False, capture_output=True, text=True,
-                    env=dict(os.environ, PGOPTIONS="-c client_min_messages=notice "
-                             "-c lock_timeout=30s"))
+            r = self.query(db, sql, "-c client_min_messages=notice -c lock_timeout=30s")
             if r.returncode != 0:
                 failures[(db, "*")] = "amcheck failed: " + r.stderr.strip()
                 continue
@@ -469,20 +474,18 @@ def standby_replay(src, lib, work, port):
         replica_started = True
         run_suite("regress", src, lib, primary, os.path.join(work, "out", "standby"), [])
 
-        def query(p, sql):
-            r = run([pg("psql"), "-X", "-At", "-h", top, "-p", str(p), "-U", "postgres",
-                     "-d", DBNAME["regress"], "-c", sql], user="postgres", check=False,
-                    capture_output=True, text=True)
+        def query(c, sql):
+            r = c.query(DBNAME["regress"], sql)
             return r.returncode, r.stdout.strip(), r.stderr.strip()
         psql(port, top, DBNAME["regress"], "CREATE EXTENSION IF NOT EXISTS amcheck")
-        _, lsn, _ = query(port, "SELECT pg_current_wal_insert_lsn()")
+        _, lsn, _ = query(primary, "SELECT pg_current_wal_insert_lsn()")
         for _ in range(300):
-            if query(port + 1, "SELECT pg_last_wal_replay_lsn() >= '%s'" % lsn)[1] == "t":
+            if query(standby, "SELECT pg_last_wal_replay_lsn() >= '%s'" % lsn)[1] == "t":
                 break
             time.sleep(1)
         else:
             return 0, ["the standby did not replay the suite's WAL in 300 s"]
-        _, tables, _ = query(port, "SELECT c.oid::regclass FROM pg_class c JOIN pg_am a "
+        _, tables, _ = query(primary, "SELECT c.oid::regclass FROM pg_class c JOIN pg_am a "
                                    "ON a.oid = c.relam AND a.amname = 'nvm_am' "
                                    "WHERE c.relkind IN ('r', 'm') AND c.relpersistence = 'p' "
                                    "ORDER BY c.oid")
@@ -490,7 +493,7 @@ def standby_replay(src, lib, work, port):
         for t in tables:
             sql = ("SELECT md5(coalesce(string_agg(format('%%s %%s %%s %%s %%s', x.ctid, x.xmin, "
                    "x.xmax, x.cmin, x::text), E'\\n' ORDER BY x.ctid), '')) FROM %s x" % t)
-            a, b = query(port, sql), query(port + 1, sql)
+            a, b = query(primary, sql), query(standby, sql)
             if a[0] != 0 or b[0] != 0:
                 problems.append("standby: %s could not be compared: %s %s" % (t, a[2], b[2]))
             elif a[1] != b[1]:
@@ -605,8 +608,10 @@ def main():
         bad = sorted(k for k in nfail if k not in hfail or k[1] == "*")
         for k in bad:
             problems.append("amcheck after the suites: %s %s: %s" % (k[0], k[1], nfail[k]))
-        failed += 1 if bad else 0
-        passed += 0 if bad else 1
+        if bad:
+            failed += 1
+        else:
+            passed += 1
         summary.append("amcheck: %d indexes, %d differ from heap" % (checked, len(bad)))
     finally:
         heap.stop()
