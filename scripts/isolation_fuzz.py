@@ -5,8 +5,12 @@ fail as they do on heap?
 Writes a random isolation spec (PostgreSQL's isolationtester format): a
 parent table with a primary key and a unique column, a child table with
 a foreign key to it, a partitioned table, a table with an exclusion
-constraint, and two or three sessions, each one transaction at a random
-isolation level of a few statements drawn from updates (of plain, unique
+constraint, in 2 specs in 7 a table with a deferred unique
+constraint (inserts of one key by two transactions, keys moved, rows
+deleted or updated HOT, in savepoints too; the check at COMMIT or at SET
+CONSTRAINTS ALL IMMEDIATE waits for the other transaction and fails or
+passes after it), and two or three sessions, each one transaction at a
+random isolation level of a few statements drawn from updates (of plain, unique
 and key columns), deletes, inserts, upserts, MERGE, inserts and updates
 under an exclusion constraint, row locks of all four strengths (also
 NOWAIT and SKIP LOCKED, and in subtransactions rolled back or
@@ -23,10 +27,18 @@ of the parent table while no open transaction has touched it (one may
 hold a snapshot that needs rows the rewrite keeps; the table may have a
 column added with a default after its rows were written).  The
 permutations interleave the sessions at random; after each, one more
-session reads the four tables.  The spec runs once in a database whose
+session reads the tables.  The spec runs once in a database whose
 default_table_access_method is heap and once in one where it is nvm_am,
 and the two outputs (every result, every "waiting", every error) must be
 the same.
+
+A COMMIT of a transaction that wrote a key of the deferred constraint
+may wait for another that wrote the same key: the permutation lets it
+wait only where a statement could (no other waiter, no cycle), and
+otherwise ends that session with ROLLBACK.  Sessions that write such keys
+do not use two-phase commit.  The choices for that table come from a
+random stream of their own: a spec without it is the one its seed gave
+before it was added.
 
   python3 scripts/isolation_fuzz.py SEED [SEED_TO]   against $PGHOST/$PGPORT
   python3 scripts/isolation_fuzz.py SEED --spec      print the spec
@@ -99,6 +111,12 @@ class Gen:
         # with placement, the last reads show each row's ctid too
         self.ctid = "tableoid::regclass, ctid, " if placement else ""
         self.nextid = 100
+        # a table d with a deferred unique constraint in 2 specs in 7,
+        # dprob of their statements on it: its choices come from a stream
+        # of their own, so a spec without it is the one its seed gave
+        # before d existed
+        self.drnd = random.Random(seed * 7919 + 17)
+        self.dprob = self.drnd.choice([0, 0, 0, 0, 0, 0.35, 0.6])
 
     def key(self):
         # mostly the rows that exist, the first ones most (so that sessions
@@ -123,7 +141,10 @@ class Gen:
         any value waits for it).  may_wait is "row" for a statement that
         can wait only to update or lock one row named by its key: such
         waiters queue on the row's tuple lock, in the order they came."""
-        sql, touches, may_wait = self.statement1()
+        if self.dprob and self.drnd.random() < self.dprob:
+            sql, touches, may_wait = self.dstatement()
+        else:
+            sql, touches, may_wait = self.statement1()
         if any(t[0] == "p" and t[2] in ("x", "l") for t in touches):
             # and it holds a lock on table p that an index build waits for
             # ("pt"; row locks take a weaker one, counted here all the same)
@@ -133,6 +154,41 @@ class Gen:
             # VACUUM FULL of p meanwhile
             touches = touches + [("pr", "*", "r")]
         return sql, touches, may_wait
+
+    def dstatement(self):
+        """A statement on d (id int PRIMARY KEY, k int UNIQUE DEFERRABLE
+        INITIALLY DEFERRED, v int), rows (1..4, k = id): its unique
+        constraint is checked at COMMIT (or PREPARE, or SET CONSTRAINTS
+        ALL IMMEDIATE), where the check waits for a transaction still open
+        that inserted, changed or deleted a row with the same key.  Those
+        rows are touched as ("dk", key, "x"), or ("dk", "*", "x") when the
+        keys are not known here; an insert never waits (its check is
+        deferred), so two transactions can insert one key and meet at
+        their commits."""
+        r = self.drnd
+        k = r.choice([1, 2, 5, 5, 6, 6])
+        j = r.randint(1, 4)
+        op = r.choice(["ins", "ins", "ins", "sub", "updk", "updv", "del", "read"])
+        if op in ("ins", "sub"):
+            self.nextid += 1
+            sql = "INSERT INTO d VALUES (%d, %d, 0)" % (self.nextid, k)
+            if op == "sub":
+                # the insert taken back, or committed into the transaction
+                sql = "SAVEPOINT da; %s; %s da" % (sql, r.choice(["ROLLBACK TO", "RELEASE"]))
+            return sql, [("d", self.nextid, "x"), ("dk", k, "x")], False
+        if op == "updk":
+            # a key moved: the row's old key is freed, the new one taken
+            return ("UPDATE d SET k = %d WHERE id = %d RETURNING id, k" % (k, j),
+                    [("d", j, "x"), ("dk", "*", "x")], True)
+        if op == "updv":
+            # a HOT update: the key's index entry leads to a version that
+            # is the updater's
+            return ("UPDATE d SET v = v + 1 WHERE id = %d RETURNING id, k, v" % j,
+                    [("d", j, "x"), ("dk", "*", "x")], True)
+        if op == "del":
+            return ("DELETE FROM d WHERE k = %d RETURNING id" % k,
+                    [("d", "*", "x"), ("dk", "*", "x")], True)
+        return ("SELECT id, k, v FROM d ORDER BY id", [], False)
 
     def statement1(self):
         r = self.rnd
@@ -463,17 +519,29 @@ class Gen:
                   "  CREATE INDEX ON q (id);",
                   "  INSERT INTO q SELECT g, g %% 2, g FROM generate_series(1, %d) g;" % NPARENT,
                   "  CREATE TABLE e (id int, r int4range, EXCLUDE USING gist (r WITH &&));",
-                  "  INSERT INTO e VALUES (1, '[0,2)'), (2, '[5,7)'), (3, '[10,12)');",
-                  "}",
-                  "teardown { DROP TABLE c, p, q, e; DROP FUNCTION IF EXISTS fz_br(); }", ""]
+                  "  INSERT INTO e VALUES (1, '[0,2)'), (2, '[5,7)'), (3, '[10,12)');"]
+        if self.dprob:
+            lines += ["  CREATE TABLE d (id int PRIMARY KEY,"
+                      " k int UNIQUE DEFERRABLE INITIALLY DEFERRED, v int);",
+                      "  INSERT INTO d SELECT g, g, 0 FROM generate_series(1, 4) g;"]
+        lines += ["}",
+                  "teardown { DROP TABLE c, p, q, e%s; DROP FUNCTION IF EXISTS fz_br(); }"
+                  % (", d" if self.dprob else ""), ""]
         sessions = []
         for s in range(nsess):
             name = "s%d" % (s + 1)
             level = r.choice(LEVELS)
             self.level = level
             steps = [self.statement() for _ in range(r.randint(2, 4))]
+            dks = [x for st in steps for x in st[1] if x[0] == "dk"]
+            if dks and self.drnd.random() < 0.3:
+                # the deferred checks run now, and wait as a commit's would
+                steps.append(("SET CONSTRAINTS ALL IMMEDIATE", dks, True))
             endpos = len(steps)
             twophase = r.random() < 0.15
+            if dks:
+                # (the deferred checks would run, and wait, at PREPARE)
+                twophase = False
             if twophase:
                 # PREPARE TRANSACTION and COMMIT (or ROLLBACK) PREPARED, or,
                 # where a permutation cannot prepare, the last step instead
@@ -483,6 +551,11 @@ class Gen:
                 steps.append(("%s PREPARED '%s'" % (r.choice(["COMMIT", "COMMIT", "ROLLBACK"]),
                                                      gid), [], False))
             steps.append(("ROLLBACK" if r.random() < 0.2 else "COMMIT", [], False))
+            if dks:
+                # a COMMIT may wait for the check of a deferred key; where
+                # a permutation cannot let it wait, the session rolls back
+                # (the step after its last)
+                steps.append(("ROLLBACK", [], False))
             sessions.append((name, steps, endpos, twophase))
             lines += ["session %s" % name,
                       "setup { BEGIN ISOLATION LEVEL %s; }" % level]
@@ -506,10 +579,14 @@ class Gen:
                   % (self.ctid, ", w" if fastdef else ""),
                   "step zc { SELECT %s* FROM c ORDER BY id; }" % self.ctid,
                   "step zq { SELECT %s* FROM q ORDER BY id; }" % self.ctid,
-                  "step ze { SELECT %s* FROM e ORDER BY id, r; }" % self.ctid, ""]
+                  "step ze { SELECT %s* FROM e ORDER BY id, r; }" % self.ctid]
+        if self.dprob:
+            lines.append("step zd { SELECT %s* FROM d ORDER BY id; }" % self.ctid)
+        lines.append("")
         for _ in range(r.randint(3, 6)):
             perm = self.permutation(sessions, vac)
-            lines.append("permutation " + " ".join(perm) + " zp zc zq ze")
+            lines.append("permutation " + " ".join(perm) + " zp zc zq ze" +
+                         (" zd" if self.dprob else ""))
         return "\n".join(lines) + "\n"
 
     def permutation(self, sessions, vac):
@@ -543,6 +620,9 @@ class Gen:
             return False
 
         prepared = [False] * n
+        # a session whose COMMIT waits for a deferred key's check: it ends
+        # when its blockers have
+        ending = [False] * n
 
         def emit(s, i):
             out.append("%s%s" % (sessions[s][0], chr(ord("a") + i)))
@@ -570,6 +650,9 @@ class Gen:
                 break
             s = r.choice(ready)
             name, steps, endpos, twophase = sessions[s]
+            if ending[s]:
+                done[s] = True
+                continue
             if prepared[s]:
                 emit(s, endpos + 1)		# COMMIT or ROLLBACK PREPARED
                 done[s] = True
@@ -610,9 +693,26 @@ class Gen:
             if twophase and not any(not done[t] and s in waits[t] for t in range(n)):
                 emit(s, endpos)
                 prepared[s] = True
-            else:
-                emit(s, len(steps) - 1)
+                continue
+            end = endpos + (2 if twophase else 0)
+            dks = [x for x in touched[s] if x[0] == "dk"]
+            blockers = {t for t in range(n)
+                        if t != s and not done[t] and conflicts(dks, touched[t])}
+            if steps[end][0] != "COMMIT" or not blockers:
+                emit(s, end)
                 done[s] = True
+            elif any(not done[t] and any(not done[b] for b in waits[t])
+                     for t in range(n) if t != s) or \
+                    any(prepared[t] or reaches(t, s) for t in blockers):
+                # the COMMIT's check could wait beside another waiter, or
+                # for a session that waits for this one: roll back instead
+                emit(s, end + 1)
+                done[s] = True
+            else:
+                emit(s, end)
+                waits[s] = blockers
+                kind[s] = True
+                ending[s] = True
         return out
 
 
