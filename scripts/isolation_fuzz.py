@@ -7,7 +7,8 @@ parent table with a primary key and a unique column, a child table with
 a foreign key to it, a partitioned table, a table with an exclusion
 constraint, in 2 specs in 7 a table with a deferred unique
 constraint (inserts of one key by two transactions, keys moved, rows
-deleted or updated HOT, in savepoints too; the check at COMMIT or at SET
+deleted or updated HOT, in savepoints too, rows inserted and then deleted
+or re-keyed by their own transaction; the check at COMMIT or at SET
 CONSTRAINTS ALL IMMEDIATE waits for the other transaction and fails or
 passes after it), and two or three sessions, each one transaction at a
 random isolation level of a few statements drawn from updates (of plain, unique
@@ -168,7 +169,19 @@ class Gen:
         r = self.drnd
         k = r.choice([1, 2, 5, 5, 6, 6])
         j = r.randint(1, 4)
-        op = r.choice(["ins", "ins", "ins", "sub", "updk", "updv", "del", "read"])
+        op = r.choice(["ins", "ins", "ins", "sub", "fix", "fix", "updk", "updv", "del",
+                       "read"])
+        if op == "fix":
+            # a row inserted and then, in the same transaction, given
+            # another key or deleted: an insert that met another's version
+            # of the key has its check queued, and the check must find its
+            # own row dead (SnapshotSelf) and let it be
+            self.nextid += 1
+            k2 = r.choice([5, 6, 7])
+            then = r.choice(["UPDATE d SET k = %d WHERE id = %d" % (k2, self.nextid),
+                             "DELETE FROM d WHERE id = %d" % self.nextid])
+            return ("INSERT INTO d VALUES (%d, %d, 0); %s" % (self.nextid, k, then),
+                    [("d", self.nextid, "x"), ("dk", k, "x"), ("dk", k2, "x")], False)
         if op in ("ins", "sub"):
             self.nextid += 1
             sql = "INSERT INTO d VALUES (%d, %d, 0)" % (self.nextid, k)
