@@ -551,10 +551,9 @@ class Gen:
                 # the deferred checks run now, and wait as a commit's would
                 steps.append(("SET CONSTRAINTS ALL IMMEDIATE", dks, True))
             endpos = len(steps)
-            twophase = r.random() < 0.15
-            if dks:
-                # (the deferred checks would run, and wait, at PREPARE)
-                twophase = False
+            # not for a session with deferred keys: their checks would run,
+            # and wait, at PREPARE
+            twophase = r.random() < 0.15 and not dks
             if twophase:
                 # PREPARE TRANSACTION and COMMIT (or ROLLBACK) PREPARED, or,
                 # where a permutation cannot prepare, the last step instead
@@ -640,9 +639,17 @@ class Gen:
         def emit(s, i):
             out.append("%s%s" % (sessions[s][0], chr(ord("a") + i)))
 
+        def waiting(t):
+            # is session t waiting for a session still open?
+            return not done[t] and any(not done[b] for b in waits[t])
+
+        def blockers_of(s, touches):
+            # the open sessions whose rows touches conflict with
+            return {t for t in range(n)
+                    if t != s and not done[t] and conflicts(touches, touched[t])}
+
         while not all(done):
-            nobody_waits = not any(not done[t] and any(not done[b] for b in waits[t])
-                                   for t in range(n))
+            nobody_waits = not any(waiting(t) for t in range(n))
             # VACUUM waits for the lock an index build or an ANALYZE holds
             # until its transaction ends
             built = any(not done[t] and any(x[0] in ("pt", "pa") and x[2] == "x"
@@ -672,8 +679,7 @@ class Gen:
                 continue
             if pos[s] < endpos:
                 sql, touches, may_wait = steps[pos[s]]
-                blockers = {t for t in range(n)
-                            if t != s and not done[t] and conflicts(touches, touched[t])}
+                blockers = blockers_of(s, touches)
                 # a wait for what the blocker changed ('x') is no row
                 # queue: an index build's table lock wakes every waiter at
                 # once, and at the commit of a row's change the first
@@ -683,17 +689,16 @@ class Gen:
                 if may_wait == "row" and any(x[2] == "x" and conflicts(touches, [x])
                                              for t in blockers for x in touched[t]):
                     may_wait = True
-                waiting = [t for t in range(n)
-                           if t != s and not done[t] and any(not done[b] for b in waits[t])]
+                waiters = [t for t in range(n) if t != s and waiting(t)]
                 # several waiters only when each waits for one row by its
                 # key: they queue on its tuple lock; others woken by one
                 # commit race (on heap too)
-                queued = may_wait == "row" and all(kind[t] == "row" for t in waiting)
+                queued = may_wait == "row" and all(kind[t] == "row" for t in waiters)
                 # not a cycle, not beside a waiter it could race, and not
                 # for a prepared transaction (isolationtester does not see
                 # that wait)
                 if not (may_wait and blockers and
-                        ((waiting and not queued) or any(prepared[t] for t in blockers) or
+                        ((waiters and not queued) or any(prepared[t] for t in blockers) or
                          any(reaches(t, s) for t in blockers))):
                     emit(s, pos[s])
                     kind[s] = may_wait
@@ -708,14 +713,11 @@ class Gen:
                 prepared[s] = True
                 continue
             end = endpos + (2 if twophase else 0)
-            dks = [x for x in touched[s] if x[0] == "dk"]
-            blockers = {t for t in range(n)
-                        if t != s and not done[t] and conflicts(dks, touched[t])}
+            blockers = blockers_of(s, [x for x in touched[s] if x[0] == "dk"])
             if steps[end][0] != "COMMIT" or not blockers:
                 emit(s, end)
                 done[s] = True
-            elif any(not done[t] and any(not done[b] for b in waits[t])
-                     for t in range(n) if t != s) or \
+            elif any(waiting(t) for t in range(n) if t != s) or \
                     any(prepared[t] or reaches(t, s) for t in blockers):
                 # the COMMIT's check could wait beside another waiter, or
                 # for a session that waits for this one: roll back instead
