@@ -11,6 +11,7 @@
 # see usage below (bash scripts/test.sh --help).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+SRC=$(pwd)
 
 usage() {
     cat <<'USAGE'
@@ -63,42 +64,53 @@ passed=0
 failed=0
 DIFF_LINES=200
 
-# count_results FILE - add the per-test verdicts of a pg_regress log
+# count_results FILE [SECONDS] - add the per-test verdicts of a pg_regress
+# log (and say how long the suite took)
 count_results() {
     local ok bad
     ok=$(grep -Ec ' \.\.\. ok( |$)' "$1")
     bad=$(grep -Ec ' \.\.\. (FAILED|failed)' "$1")
     passed=$((passed + ok))
     failed=$((failed + bad))
-    echo "   -> $ok passed, $bad failed"
+    echo "   -> $ok passed, $bad failed${2:+ ($2 s)}"
 }
 
-# count_rc NAME RC - one test file's verdict from its exit code
+# count_rc NAME RC [SECONDS] - one test file's verdict from its exit code
+# (and how long it took)
 count_rc() {
+    local took=${3:+ ($3 s)}
     if [ "$2" -eq 0 ]; then
-        passed=$((passed + 1)); echo "   $1 ... ok"
+        passed=$((passed + 1)); echo "   $1 ... ok$took"
     else
-        failed=$((failed + 1)); echo "   $1 ... FAILED"
+        failed=$((failed + 1)); echo "   $1 ... FAILED$took"
     fi
 }
 
 # run_suite NAME LOG DIFFS CMD - run a pg_regress-style suite, count its
 # per-test verdicts, and count a failure of the runner itself
 run_suite() {
-    local name=$1 log=$2 diffs=$3 rc
+    local name=$1 log=$2 diffs=$3 rc start=$SECONDS
     echo "== $name"
     as_pg "$4" >"$log" 2>&1
     rc=$?
     cat "$log"
-    count_results "$log"
+    count_results "$log" $((SECONDS - start))
     [ $rc -eq 0 ] || grep -q ' \.\.\. FAILED' "$log" || { failed=$((failed + 1)); echo "   $name runner itself failed"; }
     [ $rc -eq 0 ] || { [ -f "$diffs" ] && head -"$DIFF_LINES" "$diffs"; }
 }
 
-# run_tap FILE... - run Perl TAP files one by one (each starts its own
-# clusters), from the work copy
+# run_tap FILE... - run Perl TAP files (each starts its own clusters),
+# NVM_TAP_JOBS at a time (default 2: most of them wait for servers to start,
+# stop and recover), each job in a work copy of its own ("make installcheck"
+# empties tmp_check first), the current directory being the first.  The
+# tests in TAP_ALONE run with nothing beside them (t/038 takes 9.8 GB of
+# /dev/shm).  Verdicts are printed as the files finish, with their times.
+TAP_ALONE=" t/038_large_relation.pl "
 run_tap() {
-    local f rc small=
+    local f rc small= jobs=${NVM_TAP_JOBS:-2} k pid done_pid
+    local -a dirs=() busy=() names=() starts=()
+    [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "test.sh: NVM_TAP_JOBS must be a positive number" >&2; jobs=1; }
+    [ "$jobs" -le $# ] || jobs=$#
     # a small file system (96 MB) for the tests of a full one (t/014): tmpfs, which
     # only root can mount; a test without it skips that case and says so
     if [ "$(id -u)" -eq 0 ]; then
@@ -109,14 +121,58 @@ run_tap() {
             rmdir "$small"; small=
         fi
     fi
-    for f in "$@"; do
-        # the crash simulation's length and the tests' random seed, if set
-        as_pg "NVM_SMALL_FS='$small' NVM_CRASH_POINTS='${NVM_CRASH_POINTS:-}' NVM_TAP_SEED='${NVM_TAP_SEED:-}' make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >"$WORK/tap.log" 2>&1
-        rc=$?
-        [ $rc -eq 0 ] || { cat "$WORK/tap.log"; tail -n 60 "$WORK"/tmp_check/log/*.log 2>/dev/null; }
-        count_rc "$f" $rc
+    dirs[0]=$(pwd)
+    for ((k = 1; k < jobs; k++)); do
+        dirs[k]="${dirs[0]}_tap$k"
+        (cd "$SRC" && make_workdir "${dirs[k]}")
     done
+    # the jobs reserve ports in one place, so two never take the same
+    as_pg "mkdir -p '${dirs[0]}/tap_ports'"
+
+    # tap_finish PID - the verdict of the job that was PID
+    tap_finish() {
+        local k
+        for ((k = 0; k < jobs; k++)); do
+            [ "${busy[k]:-}" = "$1" ] || continue
+            rc=$(cat "${dirs[k]}/tap.rc" 2>/dev/null || echo 1)
+            [ "$rc" -eq 0 ] || { cat "${dirs[k]}/tap.log"; tail -n 60 "${dirs[k]}"/tmp_check/log/*.log 2>/dev/null; }
+            count_rc "${names[k]}" "$rc" $((SECONDS - starts[k]))
+            busy[k]=
+        done
+    }
+    # tap_wait_all - wait for every job
+    tap_wait_all() {
+        local k
+        for ((k = 0; k < jobs; k++)); do
+            [ -z "${busy[k]:-}" ] || { wait "${busy[k]}"; tap_finish "${busy[k]}"; }
+        done
+    }
+
+    for f in "$@"; do
+        if [[ $TAP_ALONE == *" $f "* ]]; then
+            tap_wait_all
+        fi
+        # a free job, waiting for one to finish if all are busy
+        while :; do
+            for ((k = 0; k < jobs; k++)); do [ -n "${busy[k]:-}" ] || break; done
+            [ "$k" -lt "$jobs" ] && break
+            wait -n -p done_pid "${busy[@]}"
+            tap_finish "$done_pid"
+        done
+        names[k]=$f
+        starts[k]=$SECONDS
+        # the crash simulation's length and the tests' random seed, if set
+        (cd "${dirs[k]}" && rm -f tap.rc &&
+            as_pg "PG_TEST_PORT_DIR='${dirs[0]}/tap_ports' NVM_SMALL_FS='$small' NVM_CRASH_POINTS='${NVM_CRASH_POINTS:-}' NVM_TAP_SEED='${NVM_TAP_SEED:-}' make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >tap.log 2>&1
+            echo $? >tap.rc) &
+        busy[k]=$!
+        if [[ $TAP_ALONE == *" $f "* ]]; then
+            tap_wait_all
+        fi
+    done
+    tap_wait_all
     [ -z "$small" ] || { umount "$small"; rmdir "$small"; }
+    for ((k = 1; k < jobs; k++)); do rm -rf "${dirs[k]}"; done
 }
 
 # check_script NAME SCRIPT - run a Python check of the sources or the
@@ -318,9 +374,6 @@ else
 fi
 
 echo "== Perl TAP (restarts, crashes, bad pools)"
-for f in t/*.pl; do
-    [ -e "$f" ] || continue
-    run_tap "$f"
-done
+run_tap t/*.pl
 
 summary
