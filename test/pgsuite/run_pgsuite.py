@@ -23,7 +23,8 @@ Steps:
      its logical-decoding records throughout the suites.  In each, the test databases are created
      as pg_regress would create them; in "nvm" they also get the extension
      and default_table_access_method = nvm_am.  The suites then run with
-     --use-existing;
+     --use-existing, each on both clusters at the same time (their outputs
+     go to directories of their own);
   4. per test: passes on heap and on nvm_am?  A test that passes on heap
      and differs on nvm_am fails, unless (a) it is in allowed/ -- the
      differences that only show the extra access method in catalog
@@ -42,7 +43,8 @@ Steps:
      columns included, nvm_am_check() clean on the standby, and the
      standby's indexes of permanent tables must pass amcheck's
      bt_index_check (heapallindexed) wherever the primary's pass (one test;
-     not with --only or --tests).
+     not with --only or --tests).  It runs from the start, beside steps
+     3-5, on clusters of its own: much of the suites' time is waiting.
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
