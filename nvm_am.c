@@ -599,9 +599,7 @@ nvm_index_validate_scan(Relation table_rel, Relation index_rel,
 static uint64
 nvm_relation_size(Relation rel, ForkNumber forkNumber)
 {
-	if (forkNumber != MAIN_FORKNUM && forkNumber != InvalidForkNumber)
-		return 0;
-	return (uint64) NvmPoolRelNBlocks(NvmStorageRelDirIndex(rel)) * BLCKSZ;
+	return NvmStorageRelSize(rel, forkNumber);
 }
 
 static bool

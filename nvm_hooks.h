@@ -47,6 +47,7 @@ extern bool NvmStorageIsNvmRelation(Relation rel);
 extern void NvmStorageResetAtStart(void);
 extern void NvmStorageAfterEndPrepared(void);
 extern int	NvmStorageRelDirIndex(Relation rel);
+extern uint64 NvmStorageRelSize(Relation rel, ForkNumber forkNumber);
 extern int	NvmStorageCreate(const RelFileNode *node, char persistence);
 extern void NvmStorageScheduleDrop(const RelFileNode *node);
 extern void NvmStorageExtended(struct SMgrRelationData *smgr, BlockNumber blkno);

@@ -174,6 +174,31 @@ NvmStorageRelDirIndex(Relation rel)
 	return idx;
 }
 
+/*
+ * NvmStorageRelSize - rel's size in bytes, of fork forkNumber or of all its
+ * forks (InvalidForkNumber), as heap's table_block_relation_size counts
+ * them: the main fork's pages are the pool's, the free space map and the
+ * visibility map are the relation's own fork files, in heap's format
+ * (pg_prewarm, pageinspect's get_raw_page and pg_visibility read them
+ * through this size).  A fork without a file has none, where heap's would
+ * fail to open it.  Caller holds a lock on rel.
+ */
+uint64
+NvmStorageRelSize(Relation rel, ForkNumber forkNumber)
+{
+	uint64		size = 0;
+
+	if (forkNumber == MAIN_FORKNUM || forkNumber == InvalidForkNumber)
+		size = (uint64) NvmPoolRelNBlocks(NvmStorageRelDirIndex(rel)) * BLCKSZ;
+	for (ForkNumber f = MAIN_FORKNUM + 1; f <= MAX_FORKNUM; f++)
+	{
+		if ((forkNumber == f || forkNumber == InvalidForkNumber) &&
+			smgrexists(RelationGetSmgr(rel), f))
+			size += (uint64) smgrnblocks(RelationGetSmgr(rel), f) * BLCKSZ;
+	}
+	return size;
+}
+
 /* ----------------------------------------------------------------
  * Pending lifecycle actions
  * ----------------------------------------------------------------

@@ -56,6 +56,20 @@ VACUUM pi_nvm;
 SELECT pi_same();
 SELECT lp, lp_flags, t_ctid FROM pi_items(nvm_am.nvm_am_get_raw_page('pi_nvm', 0)) WHERE lp_flags <> 1;
 
+-- the free space map and the visibility map are the table's own forks, in
+-- heap's format: pageinspect's get_raw_page() reads them as heap's, and
+-- they say what heap's say (the map pages' headers aside: heap's have LSNs)
+SELECT pg_relation_size('pi_nvm', 'fsm') AS fsm_bytes,
+       pg_relation_size('pi_nvm', 'vm') AS vm_bytes;
+SELECT b, fsm_page_contents(get_raw_page('pi_nvm', 'fsm', b)) =
+          fsm_page_contents(get_raw_page('pi_heap', 'fsm', b)) AS fsm_same
+FROM generate_series(0, 2) b;
+SELECT substr(get_raw_page('pi_nvm', 'vm', 0), 25) =
+       substr(get_raw_page('pi_heap', 'vm', 0), 25) AS vm_same,
+       get_byte(get_raw_page('pi_nvm', 'vm', 0), 24) AS vm_bits_page_0;
+SELECT get_raw_page('pi_nvm', 'fsm', 3);
+SELECT get_raw_page('pi_nvm', 'init', 0);
+
 -- refusals
 SELECT nvm_am.nvm_am_get_raw_page('pi_nvm', 1);
 SELECT nvm_am.nvm_am_get_raw_page('pi_nvm', -1);
