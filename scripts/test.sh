@@ -108,7 +108,7 @@ run_suite() {
 TAP_ALONE=" t/038_large_relation.pl "
 run_tap() {
     local f rc small= jobs=${NVM_TAP_JOBS:-2} k pid done_pid
-    local -a dirs=() busy=() names=() starts=()
+    local -a dirs=() busy=() names=()
     [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "test.sh: NVM_TAP_JOBS must be a positive number" >&2; jobs=1; }
     [ "$jobs" -le $# ] || jobs=$#
     # a small file system (96 MB) for the tests of a full one (t/014): tmpfs, which
@@ -136,15 +136,18 @@ run_tap() {
             [ "${busy[k]:-}" = "$1" ] || continue
             rc=$(cat "${dirs[k]}/tap.rc" 2>/dev/null || echo 1)
             [ "$rc" -eq 0 ] || { cat "${dirs[k]}/tap.log"; tail -n 60 "${dirs[k]}"/tmp_check/log/*.log 2>/dev/null; }
-            count_rc "${names[k]}" "$rc" $((SECONDS - starts[k]))
+            count_rc "${names[k]}" "$rc" "$(cat "${dirs[k]}/tap.secs" 2>/dev/null)"
             busy[k]=
         done
     }
-    # tap_wait_all - wait for every job
+    # tap_wait_all - wait for every job, taking their verdicts as they end
     tap_wait_all() {
-        local k
-        for ((k = 0; k < jobs; k++)); do
-            [ -z "${busy[k]:-}" ] || { wait "${busy[k]}"; tap_finish "${busy[k]}"; }
+        local -a running
+        while :; do
+            mapfile -t running < <(printf '%s\n' "${busy[@]}" | grep .)
+            [ ${#running[@]} -gt 0 ] || break
+            wait -n -p done_pid "${running[@]}"
+            tap_finish "$done_pid"
         done
     }
 
@@ -160,11 +163,11 @@ run_tap() {
             tap_finish "$done_pid"
         done
         names[k]=$f
-        starts[k]=$SECONDS
-        # the crash simulation's length and the tests' random seed, if set
-        (cd "${dirs[k]}" && rm -f tap.rc &&
+        # the crash simulation's length and the tests' random seed, if set;
+        # the job notes its own time (its end may be seen later)
+        (cd "${dirs[k]}" && rm -f tap.rc tap.secs && start=$SECONDS &&
             as_pg "PG_TEST_PORT_DIR='${dirs[0]}/tap_ports' NVM_SMALL_FS='$small' NVM_CRASH_POINTS='${NVM_CRASH_POINTS:-}' NVM_TAP_SEED='${NVM_TAP_SEED:-}' make -s installcheck REGRESS= ISOLATION= PROVE_TESTS='$f' PGHOST= PGPORT=" >tap.log 2>&1
-            echo $? >tap.rc) &
+            echo $? >tap.rc; echo $((SECONDS - start)) >tap.secs) &
         busy[k]=$!
         if [[ $TAP_ALONE == *" $f "* ]]; then
             tap_wait_all
