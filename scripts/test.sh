@@ -298,6 +298,7 @@ PORT=${NVM_TEST_PORT:-54329}
 make_workdir "$WORK"
 trap 'cluster_stop "$WORK" "$POOL"' EXIT
 
+t_build=$SECONDS
 check_layers
 check_build
 
@@ -316,10 +317,11 @@ as_pg "psql -q -X -d postgres -c 'DROP DATABASE IF EXISTS nvm_am_tap' -c 'CREATE
     { failed=$((failed + 1)); echo "   pgTAP database set-up failed"; }
 for f in test/pgtap/*.sql; do
     [ -e "$f" ] || continue
+    start=$SECONDS
     as_pg "pg_prove -h '$PGHOST' -p $PORT -U postgres -d nvm_am_tap '$f'" >"$WORK/pgtap.log" 2>&1
     rc=$?
     [ $rc -eq 0 ] || cat "$WORK/pgtap.log"
-    count_rc "$f" $rc
+    count_rc "$f" $rc $((SECONDS - start))
 done
 
 run_suite "differential: the same SQL on heap and on nvm_am (test/diff/)" \
@@ -363,6 +365,7 @@ trap - EXIT
 # PostgreSQL's own regression and isolation suites, on heap and with nvm_am
 # as the default table access method: every test that passes on heap must
 # pass on nvm_am (test/pgsuite/run_pgsuite.py says how and what may differ)
+t_own=$SECONDS
 echo "== PostgreSQL's own suites on heap and on nvm_am (test/pgsuite/)"
 /usr/bin/python3 test/pgsuite/run_pgsuite.py "$WORK/pgsuite" >"$WORK/pgsuite.log" 2>&1
 grep -v '^NOTICE' "$WORK/pgsuite.log"
@@ -376,7 +379,9 @@ else
     failed=$((failed + 1)); echo "   test/pgsuite/run_pgsuite.py itself failed"
 fi
 
+t_pg=$SECONDS
 echo "== Perl TAP (restarts, crashes, bad pools)"
 run_tap t/*.pl
+echo "== times: install and build $t_build s, nvm_am's suites $((t_own - t_build)) s, PostgreSQL's suites $((t_pg - t_own)) s, Perl TAP $((SECONDS - t_pg)) s"
 
 summary
