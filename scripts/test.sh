@@ -27,9 +27,10 @@ usage: bash scripts/test.sh                    every test, as CI runs them (inst
 The single-test options neither install packages nor build: run `make install`
 (or scripts/setup.sh) first.  --regress and --isolation test the running server
 named by PGHOST, PGPORT and PGUSER (it must have shared_preload_libraries =
-'nvm_am'); --tap files start their own clusters.  They run in a copy of the
-tree, NVM_TEST_ONE_DIR (default /tmp/nvm_am_test_one), as user postgres when
-started by root.  PGOPTIONS is passed on (e.g. '-c nvm_am.read_mode=copy').
+'nvm_am'); --tap files start their own clusters, NVM_TAP_JOBS (default 2) at
+a time, t/038 alone.  They run in a copy of the tree, NVM_TEST_ONE_DIR
+(default /tmp/nvm_am_test_one; further TAP jobs in NVM_TEST_ONE_DIR_tap1, ...),
+as user postgres when started by root.  PGOPTIONS is passed on (e.g. '-c nvm_am.read_mode=copy').
 A failing test prints its diff; the exit code is then non-zero.  Examples:
     PGHOST=/tmp/nvm_am_dev PGPORT=5433 PGUSER=postgres \
         bash scripts/test.sh --regress nvm_basic nvm_hot
