@@ -57,6 +57,12 @@ esac
 [ "$mode" != layers ] || [ $# -eq 0 ] || { echo "test.sh: --layers takes no arguments" >&2; exit 2; }
 
 if [ "$mode" = all ]; then
+    # the work copy is wiped first: never under another run's live server
+    pidfile=${NVM_TEST_DIR:-/tmp/nvm_am_test}/data/postmaster.pid
+    if [ -f "$pidfile" ] && kill -0 "$(head -1 "$pidfile")" 2>/dev/null; then
+        echo "test.sh: a server runs in ${pidfile%/data/postmaster.pid} (another test run?); stop it, or set NVM_TEST_DIR and NVM_TEST_PORT for this run" >&2
+        echo "0 passed, 1 failed"; exit 1
+    fi
     bash scripts/setup.sh --assert || { echo "0 passed, 1 failed"; exit 1; }
 fi
 . scripts/cluster.sh
