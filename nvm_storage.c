@@ -179,8 +179,8 @@ NvmStorageRelDirIndex(Relation rel)
  * forks (InvalidForkNumber), as heap's table_block_relation_size counts
  * them: the main fork's pages are the pool's, the free space map and the
  * visibility map are the relation's own fork files, in heap's format
- * (pg_prewarm, pageinspect's get_raw_page and pg_visibility read them
- * through this size).  A fork without a file has none, where heap's would
+ * (pg_prewarm and pageinspect's get_raw_page read them through this
+ * size).  A fork without a file has none, where heap's would
  * fail to open it.  Caller holds a lock on rel.
  */
 uint64

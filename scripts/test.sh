@@ -114,7 +114,7 @@ run_suite() {
 # /dev/shm).  Verdicts are printed as the files finish, with their times.
 TAP_ALONE=" t/038_large_relation.pl "
 run_tap() {
-    local f rc small= jobs=${NVM_TAP_JOBS:-2} k pid done_pid
+    local f rc small= jobs=${NVM_TAP_JOBS:-2} k done_pid
     local -a dirs=() busy=() names=()
     [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "test.sh: NVM_TAP_JOBS must be a positive number" >&2; jobs=1; }
     [ "$jobs" -le $# ] || jobs=$#
@@ -147,16 +147,17 @@ run_tap() {
             busy[k]=
         done
     }
-    # tap_wait_all - wait for every job, taking their verdicts as they end
-    tap_wait_all() {
+    # tap_wait_one - wait for one running job to end and take its verdict;
+    # false when none runs
+    tap_wait_one() {
         local -a running
-        while :; do
-            mapfile -t running < <(printf '%s\n' "${busy[@]}" | grep .)
-            [ ${#running[@]} -gt 0 ] || break
-            wait -n -p done_pid "${running[@]}"
-            tap_finish "$done_pid"
-        done
+        mapfile -t running < <(printf '%s\n' "${busy[@]}" | grep .)
+        [ ${#running[@]} -gt 0 ] || return 1
+        wait -n -p done_pid "${running[@]}"
+        tap_finish "$done_pid"
     }
+    # tap_wait_all - wait for every job, taking their verdicts as they end
+    tap_wait_all() { while tap_wait_one; do :; done; }
 
     for f in "$@"; do
         if [[ $TAP_ALONE == *" $f "* ]]; then
@@ -166,8 +167,7 @@ run_tap() {
         while :; do
             for ((k = 0; k < jobs; k++)); do [ -n "${busy[k]:-}" ] || break; done
             [ "$k" -lt "$jobs" ] && break
-            wait -n -p done_pid "${busy[@]}"
-            tap_finish "$done_pid"
+            tap_wait_one
         done
         names[k]=$f
         # the crash simulation's length and the tests' random seed, if set;
