@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """run_pgsuite.py - PostgreSQL's own regression and isolation suites, those
-of contrib/test_decoding (logical decoding), and the regression tests of the
-contrib modules in CONTRIB ("contrib": tests named module/test), on heap and
-with nvm_am as the default table access method, in the same run.
+of contrib/test_decoding (logical decoding), the regression tests of the
+contrib modules in CONTRIB ("contrib": tests named module/test) and files
+of its recovery suite (standbys, backups, crashes), on heap and with nvm_am
+as the default table access method, in the same run.
 
 Heap is the reference: every test that passes on heap must pass on nvm_am.
 The installed server and the test files may differ in minor version (the
@@ -14,8 +15,8 @@ Steps:
      `apt-get source` through a temporary sources list and lists directory
      (the machine's apt configuration is not touched), the installed version
      where it is served, else the newest that is; cached in CACHE between
-     runs (only src/test/regress, src/test/isolation, contrib/spi,
-     contrib/test_decoding and the modules of CONTRIB are kept);
+     runs (only src/test/regress, src/test/isolation, src/test/recovery,
+     contrib/spi, contrib/test_decoding and the modules of CONTRIB are kept);
   2. regress.so, refint.so and autoinc.so built with PGXS;
   3. two clusters of the installed server: "heap" and "nvm" (nvm_am
      preloaded, pool on /dev/shm), both with wal_level = logical and
@@ -45,16 +46,27 @@ Steps:
      bt_index_check (heapallindexed) wherever the primary's pass (one test;
      not with --only or --tests).  It runs from the start, beside steps
      3-5, on clusters of its own: much of the suites' time is waiting.
+  7. PostgreSQL's recovery suite (src/test/recovery, Perl TAP files that
+     make their own primaries, standbys, backups and archives and crash
+     them), the files of RECOVERY, two at a time: every cluster they make
+     preloads nvm_am and has it as the default table access method
+     (TEMP_CONFIG, and an initdb in PATH that creates the extension in
+     template1), in WAL mode ("recovery") and, for the files of one
+     server, without WAL ("recovery_pool").  A file that fails there runs
+     again on heap; it fails the run only if it passes on heap.
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
   decoding: 18/18; decoding_isolation: 13/13; contrib: 83/83; amcheck: 159
-  indexes, 0 differ from heap; standby: 534 nvm_am tables, 0 problems
+  indexes, 0 differ from heap; recovery: 15/15; recovery_pool: 5/5;
+  standby: 534 nvm_am tables, 0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
 Usage: run_pgsuite.py WORKDIR [--only SUITE] [--tests T ...]
-(SUITE: regress, isolation, decoding, decoding_isolation, contrib)
+(SUITE: regress, isolation, decoding, decoding_isolation, contrib,
+recovery, recovery_pool; with recovery or recovery_pool, T names files of
+src/test/recovery/t without ".pl")
 Run as root (it fetches with apt-get and runs the servers as postgres) or as
 postgres with the source already in the cache.
 """
@@ -96,8 +108,8 @@ SUITE_SPEC = {"regress": ("src/test/regress", "regress", "regression"),
 SUITE_SPEC.update({"contrib/" + m: ("contrib/" + m, "regress", "contrib_regression")
                    for m in CONTRIB})
 # the parts of the source tree kept in the cache
-KEEP = ["src/test/regress/", "src/test/isolation/", "contrib/spi/",
-        "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
+KEEP = ["src/test/regress/", "src/test/isolation/", "src/test/recovery/",
+        "contrib/spi/", "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
 # test_decoding's logical.conf, on both clusters
 LOGICAL_CONF = ["wal_level = logical", "max_replication_slots = 4",
                 "logical_decoding_work_mem = 64kB"]
@@ -111,6 +123,44 @@ DBNAME["contrib"] = "contrib_regression"
 STEP_TIMEOUT = os.environ.get("NVM_PGSUITE_STEP_TIMEOUT", "60")
 # a whole suite that runs longer than this is stopped
 SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
+
+# PostgreSQL's recovery suite (src/test/recovery: Perl TAP files that make
+# their own clusters with PostgreSQL::Test::Cluster), each file with nvm_am
+# as the default table access method of every cluster it makes:
+#   "recovery": in WAL mode (nvm_am.wal_log = on), so standbys, base
+#     backups, point-in-time recovery and crash recovery carry the nvm_am
+#     tables through the extension's WAL records;
+#   "recovery_pool": without WAL, where the pool alone keeps the data, the
+#     files of one server that crashes or restarts (a standby or a backup
+#     has no nvm_am data in this mode, by design).
+# Left out: 027_stream_regress (the regression suite on a primary and a
+# standby, which step 6 runs with row-by-row comparisons), 031 (skipped by
+# PostgreSQL itself), 043_vacuum_horizon_floor (waits until VACUUM waits
+# for a buffer pin; nvm_am's VACUUM takes no cleanup lock, so it never
+# does), 024_archive_recovery (WAL of level minimal, which WAL mode
+# refuses), 017_shm (fails on heap on these machines), and for time the
+# files that repeat what these and t/019-t/027 cover; --only recovery
+# --tests NAME runs any file of the directory.
+RECOVERY = {
+    "recovery": ("001_stream_rep", "003_recovery_targets", "004_timeline_switch",
+                 "009_twophase", "012_subtransactions", "013_crash_restart",
+                 "014_unlogged_reinit", "015_promotion_pages", "018_wal_optimize",
+                 "021_row_visibility", "023_pitr_prepared_xact", "028_pitr_timelines",
+                 "032_relfilenode_reuse", "033_replay_tsp_drops", "034_create_database"),
+    "recovery_pool": ("013_crash_restart", "014_unlogged_reinit", "018_wal_optimize",
+                      "022_crash_temp_files", "039_end_of_wal"),
+}
+# settings of every cluster a recovery file makes (TEMP_CONFIG)
+RECOVERY_CONF = ["shared_preload_libraries = 'nvm_am'",
+                 "default_table_access_method = 'nvm_am'",
+                 "nvm_am.pool_size = '128MB'"]
+# in WAL mode, also in postgresql.auto.conf, which is read after the
+# settings the test library writes after TEMP_CONFIG (wal_level = minimal
+# for a server without streaming, and full_page_writes = off in 032): WAL
+# mode needs WAL of level replica or logical and full-page images
+RECOVERY_WAL_AUTO = ["wal_level = logical", "full_page_writes = on"]
+# a file that runs longer than this is stopped
+RECOVERY_TIMEOUT = 600
 
 
 def log(msg):
@@ -520,10 +570,155 @@ def standby_replay(src, lib, work, port):
         primary.stop()
 
 
+# initdb for the recovery files with nvm_am: the real one, then the
+# extension in template1 and postgres (single-user mode, nvm_am preloaded),
+# and for WAL mode the lines of RECOVERY_WAL_AUTO in postgresql.auto.conf
+INITDB_WRAPPER = """#!/bin/bash
+%(initdb)s "$@" || exit $?
+d=
+while [ $# -gt 0 ]; do
+    case $1 in -D) d=$2; shift ;; --pgdata=*) d=${1#--pgdata=} ;; esac
+    shift
+done
+[ -n "$d" ] || exit 0
+for db in template1 postgres; do
+    echo 'CREATE EXTENSION nvm_am;' | PMEM_IS_PMEM_FORCE=1 %(postgres)s --single -D "$d" \\
+        %(opts)s "$db" >/dev/null ||
+        { echo "initdb (run_pgsuite.py): CREATE EXTENSION nvm_am failed in $db" >&2; exit 1; }
+done
+printf '%%s' '%(auto)s' >>"$d/postgresql.auto.conf"
+"""
+
+
+def recovery_setup(work, suite):
+    """the initdb wrapper's directory and the TEMP_CONFIG file of suite"""
+    top = os.path.join(work, "recovery", suite)
+    os.makedirs(os.path.join(top, "bin"), exist_ok=True)
+    wal = suite == "recovery"
+    conf = RECOVERY_CONF + (["nvm_am.wal_log = on"] if wal else [])
+    opts = ["-c " + c.replace(" = ", "=").replace("'", "") for c in conf
+            if not c.startswith("default_table")]
+    if wal:
+        opts += ["-c " + c.replace(" = ", "=") for c in RECOVERY_WAL_AUTO]
+    auto = "".join(c + "\n" for c in RECOVERY_WAL_AUTO) if wal else ""
+    wrapper = os.path.join(top, "bin", "initdb")
+    with open(wrapper, "w") as f:
+        f.write(INITDB_WRAPPER % {"initdb": os.path.join(PGBIN, "initdb"),
+                                  "postgres": os.path.join(PGBIN, "postgres"),
+                                  "opts": " ".join(opts), "auto": auto})
+    os.chmod(wrapper, 0o755)
+    with open(os.path.join(top, "temp.conf"), "w") as f:
+        f.write("\n".join(conf) + "\n")
+    run(["chown", "-R", "postgres:", top], check=False)
+    return os.path.join(top, "bin"), os.path.join(top, "temp.conf")
+
+
+def recovery_run(src, work, suite, test, nvm, portdir):
+    """run the file test of src/test/recovery, with nvm_am as the default
+    table access method in the mode of suite (nvm) or on heap; its clusters
+    live on /dev/shm (the pools are in their data directories) and are gone
+    afterwards, its output and server logs stay in work/out.  Returns
+    (passed, seconds, the directory of its logs)."""
+    name = os.path.join(suite, "nvm_am" if nvm else "heap", test)
+    tmp = os.path.join("/dev/shm", "nvm_am_pgsuite_%d" % os.getpid(), name)
+    out = os.path.join(work, "out", name)
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.join(tmp, "tmp_check"))
+    os.makedirs(out, exist_ok=True)
+    run(["chown", "-R", "postgres:", os.path.dirname(os.path.dirname(tmp)), out], check=False)
+    rec = os.path.join(src, "src/test/recovery")
+    pgxs = os.path.dirname(subprocess.run([PG_CONFIG, "--pgxs"], capture_output=True,
+                                          text=True, check=True).stdout.strip())
+    path = PGBIN + ":" + os.environ.get("PATH", "/usr/bin:/bin")
+    env = ["TESTDIR=" + tmp, "PG_TEST_PORT_DIR=" + portdir, "PG_TEST_TIMEOUT_DEFAULT=120",
+           "PG_REGRESS=" + os.path.join(pgxs, "../test/regress/pg_regress"),
+           "PMEM_IS_PMEM_FORCE=1"]
+    if nvm:
+        bindir, conf = recovery_setup(work, suite)
+        path = bindir + ":" + path
+        env.append("TEMP_CONFIG=" + conf)
+    cmd = ["env"] + env + ["PATH=" + path, "prove", "-I", os.path.join(pgxs, "../test/perl"),
+                           "-I", rec, "t/%s.pl" % test]
+    t0 = time.time()
+    with open(os.path.join(out, "prove.log"), "w") as f:
+        try:
+            ok = run(cmd, user="postgres", check=False, stdout=f, stderr=subprocess.STDOUT,
+                     cwd=rec, timeout=RECOVERY_TIMEOUT).returncode == 0
+        except subprocess.TimeoutExpired:
+            f.write("run_pgsuite: stopped after %d s\n" % RECOVERY_TIMEOUT)
+            ok = False
+    # servers a stopped or failed file left running
+    for data in glob.glob(os.path.join(tmp, "tmp_check", "t_*_data", "pgdata")):
+        if os.path.exists(os.path.join(data, "postmaster.pid")):
+            run([os.path.join(PGBIN, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"],
+                user="postgres", check=False, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL)
+    logs = os.path.join(tmp, "tmp_check", "log")
+    if os.path.isdir(logs):
+        shutil.copytree(logs, os.path.join(out, "log"), dirs_exist_ok=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return ok, time.time() - t0, out
+
+
+def recovery_suites(src, work, suites, tests, known):
+    """the recovery files of suites (RECOVERY), two at a time, with nvm_am;
+    a file that fails runs again on heap, and counts only if it passes
+    there.  Returns (passed, failed, summary lines, problems)."""
+    portdir = os.path.join(work, "recovery", "ports")
+    os.makedirs(portdir, exist_ok=True)
+    run(["chown", "-R", "postgres:", os.path.join(work, "recovery")], check=False)
+    jobs = [(suite, t) for suite in suites for t in (tests or RECOVERY[suite])]
+    rec = os.path.join(src, "src/test/recovery/t")
+    passed = failed = 0
+    summary, problems = [], []
+    t0 = time.time()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(2) as ex:
+            res = dict(zip(jobs, ex.map(
+                lambda j: recovery_run(src, work, j[0], j[1], True, portdir)
+                if os.path.exists(os.path.join(rec, j[1] + ".pl")) else (False, 0, None),
+                jobs)))
+            bad = [j for j in jobs if not res[j][0] and res[j][2]]
+            heap = dict(zip(bad, ex.map(
+                lambda j: recovery_run(src, work, j[0], j[1], False, portdir), bad)))
+    finally:
+        shutil.rmtree(os.path.join("/dev/shm", "nvm_am_pgsuite_%d" % os.getpid()),
+                      ignore_errors=True)
+    for suite in suites:
+        same = total = 0
+        for j in (j for j in jobs if j[0] == suite):
+            ok, secs, out = res[j]
+            if out is None:
+                problems.append("%s %s: no such file in src/test/recovery/t" % j)
+                failed += 1
+                continue
+            if not ok and not heap[j][0]:
+                log("   %s %s: fails on heap too (%s): not counted"
+                    % (suite, j[1], os.path.join(heap[j][2], "prove.log")))
+                continue
+            total += 1
+            if ok and j in known:
+                problems.append("%s %s passes now: take it out of known_failures.txt" % j)
+                failed += 1
+            elif ok:
+                same += 1
+                passed += 1
+            elif j in known:
+                log("   %s %s: known failure (%s)" % (suite, j[1], known[j]))
+                passed += 1
+            else:
+                problems.append("%s %s: passes on heap, fails on nvm_am (%s)"
+                                % (suite, j[1], os.path.join(out, "prove.log")))
+                failed += 1
+        summary.append("%s: %d/%d" % (suite, same, total))
+    log("   recovery files: %.0f s" % (time.time() - t0))
+    return passed, failed, summary, problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("work")
-    ap.add_argument("--only", choices=SUITES)
+    ap.add_argument("--only", choices=SUITES + tuple(RECOVERY))
     ap.add_argument("--tests", nargs="*", default=[])
     ap.add_argument("--port", type=int, default=int(os.environ.get("NVM_PGSUITE_PORT", "54350")))
     opts = ap.parse_args()
@@ -553,6 +748,14 @@ def main():
     t_all = time.time()
     if not opts.only and not opts.tests:
         standby = pool.submit(standby_replay, src, lib, work, opts.port + 2)
+    if opts.only in RECOVERY:
+        passed, failed, summary, problems = recovery_suites(src, work, [opts.only],
+                                                            opts.tests, known)
+        for p in problems:
+            log("   " + p)
+        log("; ".join(summary))
+        log("pgsuite: %d passed, %d failed" % (passed, failed))
+        return 1 if failed else 0
     try:
         heap.start()
         nvm.start()
@@ -627,6 +830,12 @@ def main():
     finally:
         heap.stop()
         nvm.stop()
+    # PostgreSQL's recovery files, while the standby's run ends
+    if not opts.only and not opts.tests:
+        p, f, lines, bad = recovery_suites(src, work, list(RECOVERY), [], known)
+        passed, failed = passed + p, failed + f
+        summary += lines
+        problems += bad
     if standby:
         ntables, bad = standby.result()
         problems += bad
