@@ -97,6 +97,7 @@
 #include "access/twophase.h"
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
+#include "common/file_perm.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "portability/instr_time.h"
@@ -580,8 +581,9 @@ NvmPoolCreate(void)
 	if (strcmp(nvm_pool_path, "pg_nvm/nvm_am.pool") == 0)
 		(void) MakePGDirectory(dir);
 
+	/* the data directory's mode, as PostgreSQL's own files (initdb -g) */
 	base = pmem_map_file(tmppath, size, PMEM_FILE_CREATE | PMEM_FILE_EXCL,
-						 0600, &mapped_len, &is_pmem);
+						 pg_file_create_mode, &mapped_len, &is_pmem);
 	if (base == NULL)
 	{
 		int			save_errno = errno;

@@ -3,7 +3,10 @@
 # primary with pg_rewind (which copies the pool, a file it does not know,
 # whole and while it changes, and leaves a backup_label), follows it as a
 # standby, reads its nvm_am tables as the new primary has them, and,
-# promoted, writes.
+# promoted, writes. The old primary's data directory allows group access
+# (initdb -g), as for a backup run by another member of the group: the pool
+# file too is readable by the group, before and after the rewind, as
+# PostgreSQL's own files are.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -14,7 +17,9 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-my $old = wal_node('old', 1, "wal_log_hints = on\n");
+my $old = wal_node('old', 1, "wal_log_hints = on\n", extra => ['-g']);
+ok(check_mode_recursive($old->data_dir, 0750, 0640),
+	'group access: the pool file and pg_nvm are group-readable as the data directory is');
 sub psql_o { return $old->safe_psql('postgres', $_[0]); }
 psql_o(q{CREATE TABLE kv (k int PRIMARY KEY, v text);
          INSERT INTO kv SELECT g, 'common' FROM generate_series(1, 2000) g;});
@@ -53,6 +58,8 @@ close $fh;
 $old->enable_streaming($new);
 $old->start;
 $new->wait_for_catchup($old);
+ok(check_mode_recursive($old->data_dir, 0750, 0640),
+	'group access after pg_rewind: the pool copied from the source is group-readable');
 
 # the rewound server, a hot standby now, reads the new primary's rows
 my %q = (
