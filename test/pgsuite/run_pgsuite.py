@@ -2,8 +2,9 @@
 """run_pgsuite.py - PostgreSQL's own regression and isolation suites, those
 of contrib/test_decoding (logical decoding), the regression tests of the
 contrib modules in CONTRIB ("contrib": tests named module/test) and files
-of its recovery suite (standbys, backups, crashes), on heap and with nvm_am
-as the default table access method, in the same run.
+of its recovery, pg_rewind and logical replication suites (standbys,
+backups, crashes, subscriptions), on heap and with nvm_am as the default
+table access method, in the same run.
 
 Heap is the reference: every test that passes on heap must pass on nvm_am.
 The installed server and the test files may differ in minor version (the
@@ -53,21 +54,24 @@ Steps:
      (TEMP_CONFIG, and an initdb in PATH that creates the extension in
      template1), in WAL mode ("recovery") and, for the files of one
      server, without WAL ("recovery_pool"); and files of pg_rewind's suite
-     (src/bin/pg_rewind, "rewind"), in WAL mode.  A file that fails there
+     (src/bin/pg_rewind, "rewind"), in WAL mode, and of the logical
+     replication suite (src/test/subscription, "subscription"), without
+     WAL.  A file that fails there
      runs again on heap; it fails the run only if it passes on heap.
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
   decoding: 18/18; decoding_isolation: 13/13; contrib: 83/83; amcheck: 159
   indexes, 0 differ from heap; recovery: 14/14; recovery_pool: 3/3;
-  rewind: 2/2; standby: 534 nvm_am tables, 0 problems
+  rewind: 2/2; subscription: 1/1; standby: 534 nvm_am tables, 0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
 Usage: run_pgsuite.py WORKDIR [--only SUITE] [--tests T ...]
 (SUITE: regress, isolation, decoding, decoding_isolation, contrib,
-recovery, recovery_pool, rewind; with these three, T names files of
-src/test/recovery/t or src/bin/pg_rewind/t without ".pl")
+recovery, recovery_pool, rewind, subscription; with these four, T names
+files of src/test/recovery/t, src/bin/pg_rewind/t or src/test/subscription/t
+without ".pl")
 Run as root (it fetches with apt-get and runs the servers as postgres) or as
 postgres with the source already in the cache.
 """
@@ -110,7 +114,7 @@ SUITE_SPEC.update({"contrib/" + m: ("contrib/" + m, "regress", "contrib_regressi
                    for m in CONTRIB})
 # the parts of the source tree kept in the cache
 KEEP = ["src/test/regress/", "src/test/isolation/", "src/test/recovery/",
-        "src/bin/pg_rewind/", "contrib/spi/", "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
+        "src/bin/pg_rewind/", "src/test/subscription/", "contrib/spi/", "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
 # test_decoding's logical.conf, on both clusters
 LOGICAL_CONF = ["wal_level = logical", "max_replication_slots = 4",
                 "logical_decoding_work_mem = 64kB"]
@@ -159,10 +163,18 @@ RECOVERY = {
     # pg_rewind's own files (in WAL mode), each in its local and remote
     # variants; the others (003-010) passed by hand on 2026-11-28
     "rewind": ("001_basic", "002_databases"),
+    # logical replication between two servers (publisher and subscriber
+    # both nvm_am), without WAL; the other 30 files passed by hand on
+    # 2026-11-28 in both modes (in WAL mode but for 001's check that
+    # CREATE PUBLICATION warns at wal_level minimal, which WAL mode
+    # overrides)
+    "subscription": ("001_rep_changes",),
 }
 # where each of them finds its files
 RECOVERY_DIR = {"recovery": "src/test/recovery", "recovery_pool": "src/test/recovery",
-                "rewind": "src/bin/pg_rewind"}
+                "rewind": "src/bin/pg_rewind", "subscription": "src/test/subscription"}
+# the suites without WAL mode
+RECOVERY_POOL_ONLY = ("recovery_pool", "subscription")
 # settings of every cluster a recovery file makes (TEMP_CONFIG)
 RECOVERY_CONF = ["shared_preload_libraries = 'nvm_am'",
                  "default_table_access_method = 'nvm_am'",
@@ -607,7 +619,7 @@ def recovery_setup(work, suite):
     """the initdb wrapper's directory and the TEMP_CONFIG file of suite"""
     top = os.path.join(work, "recovery", suite)
     os.makedirs(os.path.join(top, "bin"), exist_ok=True)
-    wal = suite != "recovery_pool"
+    wal = suite not in RECOVERY_POOL_ONLY
     conf = RECOVERY_CONF + (["nvm_am.wal_log = on"] if wal else [])
     opts = ["-c " + c.replace(" = ", "=").replace("'", "") for c in conf
             if not c.startswith("default_table")]
@@ -724,7 +736,7 @@ def recovery_suites(src, work, suites, tests, known):
                                 % (suite, j[1], os.path.join(out, "prove.log")))
                 failed += 1
         summary.append("%s: %d/%d" % (suite, same, total))
-    log("   recovery and pg_rewind files: %.0f s" % (time.time() - t0))
+    log("   recovery, pg_rewind and subscription files: %.0f s" % (time.time() - t0))
     return passed, failed, summary, problems
 
 
