@@ -17,7 +17,8 @@ Steps:
      (the machine's apt configuration is not touched), the installed version
      where it is served, else the newest that is; cached in CACHE between
      runs (only src/test/regress, src/test/isolation, src/test/recovery,
-     contrib/spi, contrib/test_decoding and the modules of CONTRIB are kept);
+     src/test/subscription, src/bin/pg_rewind, contrib/spi,
+     contrib/test_decoding and the modules of CONTRIB are kept);
   2. regress.so, refint.so and autoinc.so built with PGXS;
   3. two clusters of the installed server: "heap" and "nvm" (nvm_am
      preloaded, pool on /dev/shm), both with wal_level = logical and
@@ -56,8 +57,8 @@ Steps:
      server, without WAL ("recovery_pool"); and files of pg_rewind's suite
      (src/bin/pg_rewind, "rewind"), in WAL mode, and of the logical
      replication suite (src/test/subscription, "subscription"), without
-     WAL.  A file that fails there
-     runs again on heap; it fails the run only if it passes on heap.
+     WAL.  A file that fails there runs again on heap; it fails the run
+     only if it passes on heap.
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
@@ -114,7 +115,8 @@ SUITE_SPEC.update({"contrib/" + m: ("contrib/" + m, "regress", "contrib_regressi
                    for m in CONTRIB})
 # the parts of the source tree kept in the cache
 KEEP = ["src/test/regress/", "src/test/isolation/", "src/test/recovery/",
-        "src/bin/pg_rewind/", "src/test/subscription/", "contrib/spi/", "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
+        "src/test/subscription/", "src/bin/pg_rewind/", "contrib/spi/",
+        "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
 # test_decoding's logical.conf, on both clusters
 LOGICAL_CONF = ["wal_level = logical", "max_replication_slots = 4",
                 "logical_decoding_work_mem = 64kB"]
@@ -130,9 +132,9 @@ STEP_TIMEOUT = os.environ.get("NVM_PGSUITE_STEP_TIMEOUT", "60")
 SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
 
 # PostgreSQL's recovery suite (src/test/recovery: Perl TAP files that make
-# their own clusters with PostgreSQL::Test::Cluster) and pg_rewind's, each
-# file with nvm_am as the default table access method of every cluster it
-# makes:
+# their own clusters with PostgreSQL::Test::Cluster), pg_rewind's and the
+# logical replication suite, each file with nvm_am as the default table
+# access method of every cluster it makes:
 #   "recovery": in WAL mode (nvm_am.wal_log = on), so standbys, base
 #     backups, point-in-time recovery and crash recovery carry the nvm_am
 #     tables through the extension's WAL records;
@@ -140,19 +142,21 @@ SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
 #     files of one server that crashes or restarts (a standby or a backup
 #     has no nvm_am data in this mode, by design);
 #   "rewind": pg_rewind's files, in WAL mode (002_databases found the pool
-#     file not group-readable in a data directory made with initdb -g).
-# Left out: 027_stream_regress (the regression suite on a primary and a
-# standby, which step 6 runs with row-by-row comparisons), 031 (skipped by
-# PostgreSQL itself), 043_vacuum_horizon_floor (waits until VACUUM waits
-# for a buffer pin; nvm_am's VACUUM takes no cleanup lock, so it never
-# does), 024_archive_recovery (WAL of level minimal, which WAL mode
-# refuses), 017_shm (fails on heap on these machines), 018_wal_optimize
-# in WAL mode (its point is WAL of level minimal, which "recovery_pool"
-# keeps), and for time the files that repeat what these and t/019-t/027
-# cover or that test WAL itself rather than table data: 002, 005-008, 010,
-# 016, 019, 020, 022, 025, 026, 029, 030, 037, 039, 043_no_contrecord_switch
-# and 045 passed in WAL mode when run by hand on 2026-11-28 (15.18's
-# files); --only recovery --tests NAME runs any file of the directory.
+#     file not group-readable in a data directory made with initdb -g);
+#   "subscription": src/test/subscription, without WAL.
+# The recovery suite's files left out: 027_stream_regress (the regression
+# suite on a primary and a standby, which step 6 runs with row-by-row
+# comparisons), 031 (skipped by PostgreSQL itself), 043_vacuum_horizon_floor
+# (waits until VACUUM waits for a buffer pin; nvm_am's VACUUM takes no
+# cleanup lock, so it never does), 024_archive_recovery (WAL of level
+# minimal, which WAL mode refuses), 017_shm (fails on heap on these
+# machines), 018_wal_optimize in WAL mode (its point is WAL of level
+# minimal, which "recovery_pool" keeps), and for time the files that repeat
+# what these and t/019-t/027 cover or that test WAL itself rather than
+# table data: 002, 005-008, 010, 016, 019, 020, 022, 025, 026, 029, 030,
+# 037, 039, 043_no_contrecord_switch and 045 passed in WAL mode when run by
+# hand on 2026-11-28 (15.18's files); --only recovery --tests NAME runs any
+# file of the directory.
 RECOVERY = {
     "recovery": ("001_stream_rep", "003_recovery_targets", "004_timeline_switch",
                  "009_twophase", "012_subtransactions", "013_crash_restart",
@@ -616,7 +620,8 @@ printf '%%s' '%(auto)s' >>"$d/postgresql.auto.conf"
 
 
 def recovery_setup(work, suite):
-    """the initdb wrapper's directory and the TEMP_CONFIG file of suite"""
+    """the initdb wrapper (work/recovery/SUITE/bin/initdb) and the
+    TEMP_CONFIG file (work/recovery/SUITE/temp.conf) of suite"""
     top = os.path.join(work, "recovery", suite)
     os.makedirs(os.path.join(top, "bin"), exist_ok=True)
     wal = suite not in RECOVERY_POOL_ONLY
@@ -635,12 +640,12 @@ def recovery_setup(work, suite):
     with open(os.path.join(top, "temp.conf"), "w") as f:
         f.write("\n".join(conf) + "\n")
     run(["chown", "-R", "postgres:", top], check=False)
-    return os.path.join(top, "bin"), os.path.join(top, "temp.conf")
 
 
 def recovery_run(src, work, suite, test, nvm, portdir):
-    """run the file test of src/test/recovery, with nvm_am as the default
-    table access method in the mode of suite (nvm) or on heap; its clusters
+    """run the file test of suite's directory (RECOVERY_DIR), with nvm_am as
+    the default table access method in the mode of suite (nvm; the initdb
+    wrapper and TEMP_CONFIG of recovery_setup) or on heap; its clusters
     live on /dev/shm (the pools are in their data directories) and are gone
     afterwards, its output and server logs stay in work/out.  Returns
     (passed, seconds, the directory of its logs)."""
@@ -659,9 +664,9 @@ def recovery_run(src, work, suite, test, nvm, portdir):
            "PG_REGRESS=" + os.path.join(pgxs, "../test/regress/pg_regress"),
            "PMEM_IS_PMEM_FORCE=1"]
     if nvm:
-        bindir, conf = recovery_setup(work, suite)
-        path = bindir + ":" + path
-        env.append("TEMP_CONFIG=" + conf)
+        top = os.path.join(work, "recovery", suite)
+        path = os.path.join(top, "bin") + ":" + path
+        env.append("TEMP_CONFIG=" + os.path.join(top, "temp.conf"))
     cmd = ["env"] + env + ["PATH=" + path, "prove", "-I", os.path.join(pgxs, "../test/perl"),
                            "-I", rec, "-I", os.path.join(rec, "t"), "t/%s.pl" % test]
     t0 = time.time()
@@ -693,6 +698,9 @@ def recovery_suites(src, work, suites, tests, known):
     os.makedirs(portdir, exist_ok=True)
     run(["chown", "-R", "postgres:", os.path.join(work, "recovery")], check=False)
     jobs = [(suite, t) for suite in suites for t in (tests or RECOVERY[suite])]
+    for suite in suites:
+        # (written once: the files of a suite run its initdb two at a time)
+        recovery_setup(work, suite)
     passed = failed = 0
     summary, problems = [], []
     t0 = time.time()
