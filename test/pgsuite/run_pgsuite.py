@@ -79,6 +79,7 @@ postgres with the source already in the cache.
 import argparse
 import concurrent.futures
 import difflib
+import functools
 import glob
 import os
 import re
@@ -179,15 +180,17 @@ RECOVERY_DIR = {"recovery": "src/test/recovery", "recovery_pool": "src/test/reco
                 "rewind": "src/bin/pg_rewind", "subscription": "src/test/subscription"}
 # the suites without WAL mode
 RECOVERY_POOL_ONLY = ("recovery_pool", "subscription")
-# settings of every cluster a recovery file makes (TEMP_CONFIG)
-RECOVERY_CONF = ["shared_preload_libraries = 'nvm_am'",
-                 "default_table_access_method = 'nvm_am'",
-                 "nvm_am.pool_size = '128MB'"]
+# settings (name, value) of every cluster a recovery file makes
+# (TEMP_CONFIG; all but the default access method also for the single-user
+# server that creates the extension, before which nvm_am is no access method)
+RECOVERY_CONF = [("shared_preload_libraries", "nvm_am"),
+                 ("default_table_access_method", "nvm_am"),
+                 ("nvm_am.pool_size", "128MB")]
 # in WAL mode, also in postgresql.auto.conf, which is read after the
 # settings the test library writes after TEMP_CONFIG (wal_level = minimal
 # for a server without streaming, and full_page_writes = off in 032): WAL
 # mode needs WAL of level replica or logical and full-page images
-RECOVERY_WAL_AUTO = ["wal_level = logical", "full_page_writes = on"]
+RECOVERY_WAL_AUTO = [("wal_level", "logical"), ("full_page_writes", "on")]
 # a file that runs longer than this is stopped
 RECOVERY_TIMEOUT = 600
 
@@ -320,7 +323,7 @@ class Cluster:
                 "nvm_am.wal_log = on", "wal_level = replica", "max_wal_senders = 4",
                 "wal_keep_size = '4GB'", "hot_standby = on"]
         with open(os.path.join(data, "postgresql.conf"), "a") as f:
-            f.write("\n".join(conf) + "\n")
+            f.write("".join("%s = '%s'\n" % kv for kv in conf))
         # (PGHOST: where postgres_fdw's loopback connections go)
         env = dict(os.environ, PMEM_IS_PMEM_FORCE="1", PGHOST=self.dir)
         run([os.path.join(PGBIN, "pg_ctl"), "-D", data, "-l",
@@ -432,12 +435,19 @@ def makefile_list(path, var):
     return m.group(1).split() if m else []
 
 
+@functools.lru_cache(maxsize=None)
+def pgxs_dir():
+    """the directory of the installed server's PGXS makefiles, beside which
+    its test programs and Perl test library are installed"""
+    return os.path.dirname(subprocess.run([PG_CONFIG, "--pgxs"], capture_output=True,
+                                          text=True, check=True).stdout.strip())
+
+
 def run_suite(suite, src, lib, cluster, out, tests):
     """run one suite on one cluster; returns {test: passed}"""
     subdir, kind, _ = SUITE_SPEC[suite]
     inputdir = os.path.join(src, subdir)
-    pgxs = os.path.dirname(subprocess.run([PG_CONFIG, "--pgxs"], capture_output=True,
-                                          text=True, check=True).stdout.strip())
+    pgxs = pgxs_dir()
     if kind == "regress":
         prog = os.path.join(pgxs, "../test/regress/pg_regress")
         extra = ["--dlpath=" + lib, "--max-concurrent-tests=20"]
@@ -625,20 +635,18 @@ def recovery_setup(work, suite):
     top = os.path.join(work, "recovery", suite)
     os.makedirs(os.path.join(top, "bin"), exist_ok=True)
     wal = suite not in RECOVERY_POOL_ONLY
-    conf = RECOVERY_CONF + (["nvm_am.wal_log = on"] if wal else [])
-    opts = ["-c " + c.replace(" = ", "=").replace("'", "") for c in conf
-            if not c.startswith("default_table")]
-    if wal:
-        opts += ["-c " + c.replace(" = ", "=") for c in RECOVERY_WAL_AUTO]
-    auto = "".join(c + "\n" for c in RECOVERY_WAL_AUTO) if wal else ""
+    conf = RECOVERY_CONF + ([("nvm_am.wal_log", "on")] if wal else [])
+    auto = RECOVERY_WAL_AUTO if wal else []
+    opts = ["-c %s=%s" % kv for kv in conf + auto if kv[0] != "default_table_access_method"]
     wrapper = os.path.join(top, "bin", "initdb")
     with open(wrapper, "w") as f:
         f.write(INITDB_WRAPPER % {"initdb": os.path.join(PGBIN, "initdb"),
                                   "postgres": os.path.join(PGBIN, "postgres"),
-                                  "opts": " ".join(opts), "auto": auto})
+                                  "opts": " ".join(opts),
+                                  "auto": "".join("%s = %s\n" % kv for kv in auto)})
     os.chmod(wrapper, 0o755)
     with open(os.path.join(top, "temp.conf"), "w") as f:
-        f.write("\n".join(conf) + "\n")
+        f.write("".join("%s = '%s'\n" % kv for kv in conf))
     run(["chown", "-R", "postgres:", top], check=False)
 
 
@@ -657,8 +665,7 @@ def recovery_run(src, work, suite, test, nvm, portdir):
     os.makedirs(out, exist_ok=True)
     run(["chown", "-R", "postgres:", os.path.dirname(os.path.dirname(tmp)), out], check=False)
     rec = os.path.join(src, RECOVERY_DIR[suite])
-    pgxs = os.path.dirname(subprocess.run([PG_CONFIG, "--pgxs"], capture_output=True,
-                                          text=True, check=True).stdout.strip())
+    pgxs = pgxs_dir()
     path = PGBIN + ":" + os.environ.get("PATH", "/usr/bin:/bin")
     env = ["TESTDIR=" + tmp, "PG_TEST_PORT_DIR=" + portdir, "PG_TEST_TIMEOUT_DEFAULT=120",
            "PG_REGRESS=" + os.path.join(pgxs, "../test/regress/pg_regress"),
