@@ -323,7 +323,7 @@ class Cluster:
                 "nvm_am.wal_log = on", "wal_level = replica", "max_wal_senders = 4",
                 "wal_keep_size = '4GB'", "hot_standby = on"]
         with open(os.path.join(data, "postgresql.conf"), "a") as f:
-            f.write("".join("%s = '%s'\n" % kv for kv in conf))
+            f.write("\n".join(conf) + "\n")
         # (PGHOST: where postgres_fdw's loopback connections go)
         env = dict(os.environ, PMEM_IS_PMEM_FORCE="1", PGHOST=self.dir)
         run([os.path.join(PGBIN, "pg_ctl"), "-D", data, "-l",
