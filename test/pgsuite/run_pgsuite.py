@@ -2,9 +2,10 @@
 """run_pgsuite.py - PostgreSQL's own regression and isolation suites, those
 of contrib/test_decoding (logical decoding), the regression tests of the
 contrib modules in CONTRIB ("contrib": tests named module/test) and files
-of its recovery, pg_rewind and logical replication suites (standbys,
-backups, crashes, subscriptions), on heap and with nvm_am as the default
-table access method, in the same run.
+of its Perl TAP suites (recovery, pg_rewind, logical replication, and the
+client programs and contrib modules that work on tables: standbys,
+backups, crashes, subscriptions, dumps, concurrent index builds), on heap
+and with nvm_am as the default table access method, in the same run.
 
 Heap is the reference: every test that passes on heap must pass on nvm_am.
 The installed server and the test files may differ in minor version (the
@@ -16,9 +17,9 @@ Steps:
      `apt-get source` through a temporary sources list and lists directory
      (the machine's apt configuration is not touched), the installed version
      where it is served, else the newest that is; cached in CACHE between
-     runs (only src/test/regress, src/test/isolation, src/test/recovery,
-     src/test/subscription, src/bin/pg_rewind, contrib/spi,
-     contrib/test_decoding and the modules of CONTRIB are kept);
+     runs (only src/test/regress, src/test/isolation, contrib/spi,
+     contrib/test_decoding, the modules of CONTRIB and the directories of
+     the TAP files of step 7 are kept);
   2. regress.so, refint.so and autoinc.so built with PGXS;
   3. two clusters of the installed server: "heap" and "nvm" (nvm_am
      preloaded, pool on /dev/shm), both with wal_level = logical and
@@ -57,22 +58,27 @@ Steps:
      server, without WAL ("recovery_pool"); and files of pg_rewind's suite
      (src/bin/pg_rewind, "rewind"), in WAL mode, and of the logical
      replication suite (src/test/subscription, "subscription"), without
-     WAL.  A file that fails there runs again on heap; it fails the run
-     only if it passes on heap.
+     WAL; and TAP files of the programs and modules that work on tables
+     (RECOVERY lists them: pg_basebackup, pg_verifybackup, amcheck, bloom
+     in WAL mode; pgbench, pg_dump, clusterdb/reindexdb/vacuumdb without).
+     A file that fails there runs again on heap; it fails the run only if
+     it passes on heap.
 
 Prints one line per problem and the summary, e.g.
   regress: heap 208/217, nvm_am 208/208 of heap's passes; isolation: 115/115;
   decoding: 18/18; decoding_isolation: 13/13; contrib: 83/83; amcheck: 159
   indexes, 0 differ from heap; recovery: 14/14; recovery_pool: 3/3;
-  rewind: 2/2; subscription: 1/1; standby: 534 nvm_am tables, 0 problems
+  rewind: 2/2; subscription: 1/1; basebackup: 2/2; ...; standby: 534
+  nvm_am tables, 0 problems
 and, last, "pgsuite: N passed, M failed" (one per test compared).  Exit status 0 when
 nothing failed.
 
 Usage: run_pgsuite.py WORKDIR [--only SUITE] [--tests T ...]
-(SUITE: regress, isolation, decoding, decoding_isolation, contrib,
-recovery, recovery_pool, rewind, subscription; with these four, T names
-files of src/test/recovery/t, src/bin/pg_rewind/t or src/test/subscription/t
-without ".pl")
+(SUITE: regress, isolation, decoding, decoding_isolation, contrib, or one
+of the TAP suites of RECOVERY: recovery, recovery_pool, rewind,
+subscription, basebackup, verifybackup, amcheck_tap, bloom, pgbench,
+pg_dump, scripts; with these, T names files of the suite's t/ directory
+(RECOVERY_DIR) without ".pl")
 Run as root (it fetches with apt-get and runs the servers as postgres) or as
 postgres with the source already in the cache.
 """
@@ -115,8 +121,7 @@ SUITE_SPEC = {"regress": ("src/test/regress", "regress", "regression"),
 SUITE_SPEC.update({"contrib/" + m: ("contrib/" + m, "regress", "contrib_regression")
                    for m in CONTRIB})
 # the parts of the source tree kept in the cache
-KEEP = ["src/test/regress/", "src/test/isolation/", "src/test/recovery/",
-        "src/test/subscription/", "src/bin/pg_rewind/", "contrib/spi/",
+KEEP = ["src/test/regress/", "src/test/isolation/", "contrib/spi/",
         "contrib/test_decoding/"] + ["contrib/%s/" % m for m in CONTRIB]
 # test_decoding's logical.conf, on both clusters
 LOGICAL_CONF = ["wal_level = logical", "max_replication_slots = 4",
@@ -144,7 +149,26 @@ SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
 #     has no nvm_am data in this mode, by design);
 #   "rewind": pg_rewind's files, in WAL mode (002_databases found the pool
 #     file not group-readable in a data directory made with initdb -g);
-#   "subscription": src/test/subscription, without WAL.
+#   "subscription": src/test/subscription, without WAL;
+#   the suites of the client programs and contrib modules that work on
+#   tables: "basebackup" (pg_receivewal, and pg_recvlogical decoding nvm_am
+#   changes), "verifybackup" (backups of a data directory with the pool
+#   checked and corrupted), "amcheck_tap" (CREATE INDEX CONCURRENTLY under
+#   pgbench, also across prepared transactions, and an index after
+#   point-in-time recovery, all checked by amcheck) and "bloom" (a bloom
+#   index on an nvm_am table, queried on primary and standby), in WAL mode;
+#   "pgbench" (its own scripts and options), "pg_dump" (dumps and restores
+#   of every kind of object, 002's hundreds of checks of the dump's text)
+#   and "scripts" (clusterdb, reindexdb, vacuumdb), without WAL.
+# Left out of those: pg_basebackup's 010 (its checks of data checksums
+# corrupt a table's relation file, which for an nvm_am table is zeros:
+# README, Limitations), and pg_checksums' 002 for the same reason;
+# amcheck's 001_verify_heapam (verify_heapam checks heap tables only and
+# refuses others; nvm_am_check() is nvm_am's); pg_dump's 004 and 010,
+# whose restores into new databases meet the extension this script's
+# initdb puts in template1 ('schema "nvm_am" already exists'), as they
+# would with any extension there; the other files of pg_verifybackup (all
+# 10 passed by hand on 2026-11-28), of scripts (7 of 7) and psql's (2 of 2).
 # The recovery suite's files left out: 027_stream_regress (the regression
 # suite on a primary and a standby, which step 6 runs with row-by-row
 # comparisons), 031 (skipped by PostgreSQL itself), 043_vacuum_horizon_floor
@@ -174,12 +198,25 @@ RECOVERY = {
     # CREATE PUBLICATION warns at wal_level minimal, which WAL mode
     # overrides)
     "subscription": ("001_rep_changes",),
+    "basebackup": ("020_pg_receivewal", "030_pg_recvlogical"),
+    "verifybackup": ("003_corruption", "008_untar"),
+    "amcheck_tap": ("002_cic", "003_cic_2pc", "005_pitr"),
+    "bloom": ("001_wal",),
+    "pgbench": ("001_pgbench_with_server",),
+    "pg_dump": ("002_pg_dump", "003_pg_dump_with_server"),
+    "scripts": ("010_clusterdb", "090_reindexdb", "100_vacuumdb"),
 }
 # where each of them finds its files
 RECOVERY_DIR = {"recovery": "src/test/recovery", "recovery_pool": "src/test/recovery",
-                "rewind": "src/bin/pg_rewind", "subscription": "src/test/subscription"}
+                "rewind": "src/bin/pg_rewind", "subscription": "src/test/subscription",
+                "basebackup": "src/bin/pg_basebackup",
+                "verifybackup": "src/bin/pg_verifybackup",
+                "amcheck_tap": "contrib/amcheck", "bloom": "contrib/bloom",
+                "pgbench": "src/bin/pgbench", "pg_dump": "src/bin/pg_dump",
+                "scripts": "src/bin/scripts"}
+KEEP += sorted(set(d + "/" for d in RECOVERY_DIR.values()) - set(KEEP))
 # the suites without WAL mode
-RECOVERY_POOL_ONLY = ("recovery_pool", "subscription")
+RECOVERY_POOL_ONLY = ("recovery_pool", "subscription", "pgbench", "pg_dump", "scripts")
 # settings (name, value) of every cluster a recovery file makes
 # (TEMP_CONFIG; all but the default access method also for the single-user
 # server that creates the extension, before which nvm_am is no access method)
@@ -698,7 +735,7 @@ def recovery_run(src, work, suite, test, nvm, portdir):
 
 
 def recovery_suites(src, work, suites, tests, known):
-    """the recovery files of suites (RECOVERY), two at a time, with nvm_am;
+    """the TAP files of suites (RECOVERY), two at a time, with nvm_am;
     a file that fails runs again on heap, and counts only if it passes
     there.  Returns (passed, failed, summary lines, problems)."""
     portdir = os.path.join(work, "recovery", "ports")
@@ -751,7 +788,8 @@ def recovery_suites(src, work, suites, tests, known):
                                 % (suite, j[1], os.path.join(out, "prove.log")))
                 failed += 1
         summary.append("%s: %d/%d" % (suite, same, total))
-    log("   recovery, pg_rewind and subscription files: %.0f s" % (time.time() - t0))
+    log("   TAP files (recovery, pg_rewind, subscription, programs, modules): %.0f s"
+        % (time.time() - t0))
     return passed, failed, summary, problems
 
 
@@ -870,7 +908,7 @@ def main():
     finally:
         heap.stop()
         nvm.stop()
-    # PostgreSQL's recovery files, while the standby's run ends
+    # PostgreSQL's TAP files, while the standby's run ends
     if not opts.only and not opts.tests:
         p, f, lines, bad = recovery_suites(src, work, list(RECOVERY), [], known)
         passed, failed = passed + p, failed + f
