@@ -29,9 +29,12 @@
  *	   XID_IN_USE batch) commits through WAL: its slot is marked PREPARED
  *	   and PostgreSQL writes its commit record as usual, so clog decides
  *	   both halves at once.  SERIALIZABLE transactions, transactions with
- *	   more committed subtransactions than a commit record holds, and a
- *	   commit log that stays full take this path too.  Without WAL mode
- *	   this commit is always synchronous, whatever synchronous_commit says:
+ *	   more committed subtransactions than a commit record holds, a
+ *	   commit log that stays full, and transactions whose WAL commit record
+ *	   carries what a crash must not lose beside the commit (a commit
+ *	   timestamp, a replication origin's progress) take this path too.
+ *	   Without WAL mode this commit is always synchronous, whatever
+ *	   synchronous_commit says:
  *	   clog never shows a commit of a transaction that wrote to the pool
  *	   before that commit is durable, so hint bits, pruning and index kills
  *	   need not wait for the WAL writer.  In WAL mode (nvm_am.wal_log) it
@@ -86,6 +89,7 @@
  */
 #include "postgres.h"
 
+#include "access/commit_ts.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -94,6 +98,7 @@
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
+#include "replication/origin.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lwlock.h"
@@ -337,6 +342,23 @@ NvmCommitLogAlloc(void)
 }
 
 /*
+ * NvmCommitRecordCarriesMore - whether PostgreSQL's commit record of the
+ * current transaction carries something a crash must not lose and a pmem
+ * commit record does not hold: its commit timestamp (track_commit_timestamp)
+ * or the progress of the session's replication origin (a logical
+ * replication apply worker).  A pmem commit would outlive its asynchronous
+ * WAL record, and these with it (a subscriber would apply the transaction
+ * again); such a transaction commits through WAL, as heap's does.
+ */
+static bool
+NvmCommitRecordCarriesMore(void)
+{
+	return track_commit_timestamp ||
+		(replorigin_session_origin != InvalidRepOriginId &&
+		 replorigin_session_origin != DoNotReplicateId);
+}
+
+/*
  * NvmCommitPreCommit - the pre-commit step of a transaction that changed
  * nvm data: write and persist its commit record (nvm-only transactions) or
  * mark its slot PREPARED and leave the decision to WAL and clog.
@@ -358,7 +380,7 @@ NvmCommitPreCommit(void)
 	nchildren = xactGetCommittedChildren(&children);
 
 	if (XactLastRecEnd == InvalidXLogRecPtr && !IsolationIsSerializable() &&
-		nchildren <= NVM_COMMIT_MAX_SUBXIDS)
+		nchildren <= NVM_COMMIT_MAX_SUBXIDS && !NvmCommitRecordCarriesMore())
 	{
 		entry = NvmCommitLogAlloc();
 		if (entry < 0)
