@@ -265,6 +265,8 @@ extern HTSV_Result NvmTupleSatisfiesVacuum(HeapTuple tup,
 										   TransactionId *deadXid);
 extern bool NvmTupleDeadToAll(Relation rel, HeapTuple tup,
 							  TransactionId *deleter);
+extern void NvmTupleKeepOldSnapshots(Relation rel, TransactionId *oldestXmin,
+									 TransactionId *freezeLimit);
 extern void NvmTupleCheckConflictOutSerializable(bool visible, Relation rel,
 												 HeapTuple tup, Snapshot snapshot);
 

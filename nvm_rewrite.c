@@ -361,6 +361,8 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 		dropped |= TupleDescAttr(RelationGetDescr(NewTable), i)->attisdropped;
 
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+	/* the command's horizon, as VACUUM's (old_snapshot_threshold) */
+	NvmTupleKeepOldSnapshots(OldTable, &OldestXmin, xid_cutoff);
 	NvmCommitBeforeWrite();
 
 	memset(&rw, 0, sizeof(rw));

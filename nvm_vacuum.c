@@ -946,6 +946,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 									   params->multixact_freeze_table_age,
 									   &OldestXmin, &OldestMxact, &FreezeLimit,
 									   &MultiXactCutoff);
+	NvmTupleKeepOldSnapshots(rel, &OldestXmin, &FreezeLimit);
 	/* DISABLE_PAGE_SKIPPING makes the VACUUM aggressive too (as heap's) */
 	if (!skipping)
 		aggressive = true;

@@ -473,3 +473,37 @@ NvmTupleDeadToAll(Relation rel, HeapTuple tup, TransactionId *deleter)
 	return r == HEAPTUPLE_RECENTLY_DEAD &&
 		GlobalVisTestIsRemovableXid(GlobalVisTestFor(rel), dead);
 }
+
+/*
+ * NvmTupleKeepOldSnapshots - move a VACUUM's or a rewrite's horizon
+ * (*oldestXmin, and *freezeLimit where it lies beyond) back to the oldest
+ * xmin of any snapshot, where old_snapshot_threshold had moved it past the
+ * snapshots older than the threshold (vacuum_set_xid_limits).  Heap may
+ * remove what those snapshots see because its readers then refuse them
+ * ("snapshot too old"), knowing from a page's LSN that it changed after the
+ * snapshot was taken; an nvm_am page has no such LSN, and a reader would
+ * silently miss the removed versions.  So nvm_am keeps them: old snapshots
+ * keep their answers, and old_snapshot_threshold limits no bloat of nvm_am
+ * tables.  The freeze limit never goes below the table's relfrozenxid.
+ * Caller holds a lock on rel that keeps VACUUM out.
+ */
+void
+NvmTupleKeepOldSnapshots(Relation rel, TransactionId *oldestXmin,
+						 TransactionId *freezeLimit)
+{
+	TransactionId kept;
+
+	if (!OldSnapshotThresholdActive())
+		return;
+	kept = GetOldestNonRemovableTransactionId(rel);
+	if (!TransactionIdPrecedes(kept, *oldestXmin))
+		return;
+	*oldestXmin = kept;
+	if (freezeLimit == NULL || !TransactionIdPrecedes(kept, *freezeLimit))
+		return;
+	if (TransactionIdIsNormal(rel->rd_rel->relfrozenxid) &&
+		TransactionIdPrecedes(kept, rel->rd_rel->relfrozenxid))
+		kept = rel->rd_rel->relfrozenxid;
+	if (TransactionIdPrecedes(kept, *freezeLimit))
+		*freezeLimit = kept;
+}

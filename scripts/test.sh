@@ -381,8 +381,9 @@ fi
 t_pg=$SECONDS
 echo "== Perl TAP (restarts, crashes, bad pools)"
 # the longest files first (t/038 alone took 72 s here, beside the others
-# 120 s), so that the short ones fill the other job beside them
-TAP_FIRST=" t/038_large_relation.pl t/005_crash_transfers.pl t/004_hot_stress.pl t/008_crash_sim.pl "
+# 120 s; t/044 waits two minutes for old_snapshot_threshold), so that the
+# short ones fill the other job beside them
+TAP_FIRST=" t/038_large_relation.pl t/044_old_snapshot.pl t/005_crash_transfers.pl t/004_hot_stress.pl t/008_crash_sim.pl "
 run_tap $(for f in $TAP_FIRST; do [ -f "$f" ] && echo "$f"; done
           for f in t/*.pl; do [[ $TAP_FIRST == *" $f "* ]] || echo "$f"; done)
 echo "== times: install and build $t_build s, nvm_am's suites $((t_own - t_build)) s, PostgreSQL's suites $((t_pg - t_own)) s, Perl TAP $((SECONDS - t_pg)) s"
