@@ -18,6 +18,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
 use List::Util ();
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
 
 my $duration = 20;    # seconds of concurrent load (the whole test stays under a minute)
 my $pool = "/dev/shm/nvm_am_tap_hot_$$.pool";
@@ -361,15 +364,8 @@ sub finish_pgbench
 	return $done;
 }
 
-sub stat_value
-{
-	my ($name) = @_;
-	return $node->safe_psql('postgres',
-		"SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$name'");
-}
-
-my $pruned0 = stat_value('pages_pruned');
-my $hot0 = stat_value('hot_updates');
+my $pruned0 = nvm_stat($node, 'pages_pruned');
+my $hot0 = nvm_stat($node, 'hot_updates');
 
 my @runs = (
 	start_pgbench('writers', 8, $duration,
@@ -429,17 +425,17 @@ SELECT count(*) FROM (SELECT * FROM acc OFFSET 0) s
     OR (SELECT count(*) FROM acc a WHERE a.balance = s.balance AND a.id = s.id) <> 1}),
 	'0', 'point lookups through every index find every row exactly once');
 
-cmp_ok(stat_value('hot_updates') - $hot0, '>', 1000, 'the load made HOT updates');
-cmp_ok(stat_value('pages_pruned') - $pruned0, '>', 10, 'the load pruned pages');
+cmp_ok(nvm_stat($node, 'hot_updates') - $hot0, '>', 1000, 'the load made HOT updates');
+cmp_ok(nvm_stat($node, 'pages_pruned') - $pruned0, '>', 10, 'the load pruned pages');
 
 # no pins left behind: with no transaction running, every frame retired --
 # by a merge (a full in-page log, or a pruning that did not fit in the
 # log), or cut off by VACUUM's truncation of empty end pages, which the
 # concurrent VACUUMs do at times (comparing with merges_on_full alone failed
 # then: 6890 reclaimed, 6821 merges) -- has been freed
-cmp_ok(stat_value('frames_retired'), '>=', stat_value('merges_on_full'),
+cmp_ok(nvm_stat($node, 'frames_retired'), '>=', nvm_stat($node, 'merges_on_full'),
 	'every merge retired a frame');
-is(stat_value('frames_reclaimed'), stat_value('frames_retired'),
+is(nvm_stat($node, 'frames_reclaimed'), nvm_stat($node, 'frames_retired'),
 	'every retired frame was freed (no leaked frame pins)');
 
 # HOT updates of a table of fixed size settle: pruning makes the room, so
@@ -452,22 +448,22 @@ is(stat_value('frames_reclaimed'), stat_value('frames_retired'),
 # least 16).
 my $run = start_pgbench('hot-only, first round', 4, 5, 'h_hot');
 finish_pgbench($run);
-my $frames1 = stat_value('frames_allocated');
-my $pruned1 = stat_value('pages_pruned');
-my $upd1 = stat_value('tuples_updated');
-my $hot1 = stat_value('hot_updates');
-my $ext1 = stat_value('pages_extended');
+my $frames1 = nvm_stat($node, 'frames_allocated');
+my $pruned1 = nvm_stat($node, 'pages_pruned');
+my $upd1 = nvm_stat($node, 'tuples_updated');
+my $hot1 = nvm_stat($node, 'hot_updates');
+my $ext1 = nvm_stat($node, 'pages_extended');
 $run = start_pgbench('hot-only, second round', 4, 5, 'h_hot');
 my $done = finish_pgbench($run);
-my $upd = stat_value('tuples_updated') - $upd1;
-my $hot = stat_value('hot_updates') - $hot1;
-cmp_ok(stat_value('pages_pruned'), '>', $pruned1, 'the second round pruned pages');
+my $upd = nvm_stat($node, 'tuples_updated') - $upd1;
+my $hot = nvm_stat($node, 'hot_updates') - $hot1;
+cmp_ok(nvm_stat($node, 'pages_pruned'), '>', $pruned1, 'the second round pruned pages');
 cmp_ok($upd - $hot, '<=', $upd / 100, "second round: at most 1% of $upd updates not HOT (" . ($upd - $hot) . ")");
-my $grown = stat_value('frames_allocated') - $frames1;
-my $extended = stat_value('pages_extended') - $ext1;
+my $grown = nvm_stat($node, 'frames_allocated') - $frames1;
+my $extended = nvm_stat($node, 'pages_extended') - $ext1;
 cmp_ok($grown, '<=', List::Util::max(16, int($done / 3000)),
 	"second round of $done HOT-updating transactions allocated (almost) no frames ($grown, $extended new pages)");
-is(stat_value('frames_reclaimed'), stat_value('frames_retired'),
+is(nvm_stat($node, 'frames_reclaimed'), nvm_stat($node, 'frames_retired'),
 	'still every retired frame freed');
 is($node->safe_psql('postgres', q{
 SET enable_seqscan = off; SET enable_bitmapscan = off;

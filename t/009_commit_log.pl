@@ -56,19 +56,6 @@ $node->start;
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
-sub stat_value
-{
-	return sql("SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'");
-}
-
-sub crash
-{
-	my ($name) = @_;
-	ok(kill_server($node), "$name: server gone after SIGKILL");
-	$node->start;
-	return;
-}
-
 sql(q{
 CREATE EXTENSION nvm_am;
 CREATE TABLE n (id int, v text) USING nvm_am;
@@ -92,40 +79,40 @@ my $heap_syncs = wal_syncs() - $before;
 note "WAL syncs for 300 commits: nvm_am $nvm_syncs, heap $heap_syncs";
 cmp_ok($heap_syncs, '>=', 300, 'heap: a WAL sync per commit');
 cmp_ok($nvm_syncs, '<', 30, 'nvm_am: nvm-only commits need no WAL sync');
-cmp_ok(stat_value('commit_records'), '>=', 290, 'commit records written to the pmem commit log');
+cmp_ok(nvm_stat($node, 'commit_records'), '>=', 290, 'commit records written to the pmem commit log');
 
 # --- winners whose PostgreSQL commit record was lost ------------------------
 sql('DELETE FROM n; DELETE FROM h; CHECKPOINT');
 $script = join('', map { "INSERT INTO n VALUES ($_, 'acked');\n" } 1 .. 200);
 $script .= join('', map { "UPDATE u SET v = v + 1 WHERE id = " . ($_ % 10 + 1) . ";\n" } 1 .. 200);
 sql($script);
-crash('lost commit records');
+crash_restart($node, 'lost commit records');
 is(sql('SELECT count(*) FROM n'), 200, 'every acknowledged nvm-only insert is there after the crash');
 is(sql('SELECT sum(v) FROM u'), 200, 'every acknowledged HOT update is there after the crash');
-cmp_ok(stat_value('frozen_winners'), '>', 0, 'recovery committed winners from the commit log');
-cmp_ok(stat_value('recovery_us'), '>', 0, 'recovery time is reported');
-my $winners = stat_value('frozen_winners');
+cmp_ok(nvm_stat($node, 'frozen_winners'), '>', 0, 'recovery committed winners from the commit log');
+cmp_ok(nvm_stat($node, 'recovery_us'), '>', 0, 'recovery time is reported');
+my $winners = nvm_stat($node, 'frozen_winners');
 note "frozen_winners $winners";
 is(sql('SELECT count(*) FROM nvm_am.nvm_am_check(\'n\')'), 0, 'nvm_am_check finds nothing');
 
 # the resolution is in WAL: a second crash before any checkpoint keeps it
-crash('second crash');
+crash_restart($node, 'second crash');
 is(sql('SELECT count(*) FROM n') . ',' . sql('SELECT sum(v) FROM u'), '200,200',
 	'the restored commits survive a second crash');
-is(stat_value('frozen_winners'), 0, 'nothing left to restore the second time');
+is(nvm_stat($node, 'frozen_winners'), 0, 'nothing left to restore the second time');
 like($node->safe_psql('postgres', 'SELECT 1'), qr/1/, 'server up');
 
 # --- losers and mixed transactions ---------------------------------------------
 my $open = $node->background_psql('postgres');
 $open->query_safe('BEGIN');
 $open->query_safe("INSERT INTO n SELECT g, 'loser' FROM generate_series(1001, 1100) g");
-my $before_wal = stat_value('commits_through_wal');
+my $before_wal = nvm_stat($node, 'commits_through_wal');
 sql(q{BEGIN; INSERT INTO n VALUES (2001, 'mixed'); INSERT INTO h VALUES (2001, 'mixed'); COMMIT;});
-cmp_ok(stat_value('commits_through_wal'), '>', $before_wal, 'a heap+nvm_am transaction commits through WAL');
-crash('open transaction');
+cmp_ok(nvm_stat($node, 'commits_through_wal'), '>', $before_wal, 'a heap+nvm_am transaction commits through WAL');
+crash_restart($node, 'open transaction');
 eval { $open->quit; };
 is(sql(q{SELECT count(*) FROM n WHERE v = 'loser'}), 0, 'rows of the open transaction are invisible');
-cmp_ok(stat_value('recovered_losers'), '>=', 1, 'recovered_losers counts it');
+cmp_ok(nvm_stat($node, 'recovered_losers'), '>=', 1, 'recovered_losers counts it');
 is(sql(q{SELECT (SELECT count(*) FROM n WHERE id = 2001) || ',' || (SELECT count(*) FROM h WHERE id = 2001)}),
 	'1,1', 'the mixed transaction is in both tables');
 # the loser's xid is never handed out again: new commits do not revive it
@@ -169,7 +156,7 @@ $node->start;
 # nothing, the damaged one is dropped, and neither changes anything.
 is(sql(q{SELECT string_agg(v, ',' ORDER BY id) FROM n WHERE id IN (4001, 4002)}), 'torn,kept',
 	'commits known to clog are kept whatever their commit-log entries say');
-is(stat_value('frozen_winners'), 0, 'no winner restored from a damaged or already committed entry');
+is(nvm_stat($node, 'frozen_winners'), 0, 'no winner restored from a damaged or already committed entry');
 
 # a damaged entry of a transaction whose PostgreSQL commit record was lost:
 # its commit never completed, it must not become visible
@@ -190,7 +177,7 @@ is(sql('SELECT count(*) FROM nvm_am.nvm_am_check(\'n\')'), 0, 'nvm_am_check find
 # --- two-phase commit ----------------------------------------------------------
 sql(q{BEGIN; INSERT INTO n VALUES (5001, 'p1'); PREPARE TRANSACTION 'p1'});
 sql(q{BEGIN; INSERT INTO n VALUES (5002, 'p2'); PREPARE TRANSACTION 'p2'});
-crash('prepared transactions');
+crash_restart($node, 'prepared transactions');
 is(sql(q{SELECT count(*) FROM n WHERE id IN (5001, 5002)}), 0, 'prepared rows invisible after the crash');
 is(sql(q{SELECT count(*) FROM pg_prepared_xacts}), 2, 'both prepared transactions survive');
 sql(q{COMMIT PREPARED 'p1'});
@@ -244,7 +231,7 @@ like($err, qr/ERROR:  nvm_am page 0 of relation with relfilenode $ck_node has a 
 	'with a clear error');
 like(sql(q{SELECT string_agg(blkno || ':' || problem, ',') FROM nvm_am.nvm_am_check('ck')}),
 	qr/^0:page checksum mismatch: stored \d+, computed \d+$/, 'nvm_am_check reports the damaged page');
-cmp_ok(stat_value('checksum_failures'), '>=', 1, 'checksum_failures counts it');
+cmp_ok(nvm_stat($node, 'checksum_failures'), '>=', 1, 'checksum_failures counts it');
 is(sql(q{SELECT count(*) > 0 FROM ck WHERE ctid >= '(1,0)'}), 't',
 	'the other pages of that table stay readable (a TID range scan past block 0)');
 is(sql('SELECT count(*) FROM n'), $before_n, 'the other tables stay readable');
@@ -252,7 +239,7 @@ sql('DROP TABLE pt, ck');
 is(sql('SELECT count(*) FROM n'), $before_n, 'the damaged tables can be dropped');
 
 # --- the recovery worker ------------------------------------------------------------
-crash('worker');
+crash_restart($node, 'worker');
 my $ok = 0;
 for (1 .. 100)
 {

@@ -31,11 +31,6 @@ my $node = nvm_node('staleslot',
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
-sub stat_value
-{
-	return sql("SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'");
-}
-
 my $ROUNDS = 20;
 my $LROWS  = 200;
 
@@ -48,8 +43,8 @@ my $nslots = sql(q{SELECT setting::bigint * 1024 / current_setting('block_size')
   FROM pg_settings WHERE name = 'nvm_am.merge_cache_size'});
 is($nslots, 128, 'the merge cache has 128 slots');
 
-my $evict0 = stat_value('merge_cache_evictions');
-my $merge0 = stat_value('merges_on_full');
+my $evict0 = nvm_stat($node, 'merge_cache_evictions');
+my $merge0 = nvm_stat($node, 'merges_on_full');
 
 # the rounds: x's pages get images in the cache (its UPDATE changes each of
 # them); DROP frees x's frames and leaves the images; the updates of l merge
@@ -78,13 +73,13 @@ VACUUM l;
 }
 is($failed, 0, "$ROUNDS rounds of create, change, drop, and merges of l run")
   or diag($err);
-my $merges = stat_value('merges_on_full') - $merge0;
+my $merges = nvm_stat($node, 'merges_on_full') - $merge0;
 cmp_ok($merges, '>', 50 * $ROUNDS, "the rounds merged pages into new frames ($merges merges)");
 
 # l and the tables of a round use a few dozen pages: they fit in the cache,
 # which needs to evict little or nothing (with slots lost, it evicted the
 # same pages again and again: 800 evictions)
-my $evictions = stat_value('merge_cache_evictions') - $evict0;
+my $evictions = nvm_stat($node, 'merge_cache_evictions') - $evict0;
 cmp_ok($evictions, '<', $nslots / 2,
 	"the rounds' pages fit in the cache ($evictions evictions)");
 

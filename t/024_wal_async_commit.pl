@@ -23,7 +23,6 @@ use NvmProc;
 my $node = wal_node('async', 1, "wal_writer_delay = '10s'\ncheckpoint_timeout = '1h'\n"
 	  . "shared_buffers = '64MB'\nwal_buffers = '16MB'\n");
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-sub stat_of { return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'}); }
 
 # Two tables per engine: k (a few rows, an index) and d (a full page of
 # rows, no index).
@@ -82,7 +81,7 @@ sub crash_and_compare
 # page rewritten by more asynchronous changes (the image a reader hinted
 # goes to a new frame).  The crash loses all of them.
 crash_and_compare('before');
-my $merges = stat_of('merges_on_full');
+my $merges = nvm_stat($node, 'merges_on_full');
 my $lost_lsn = sql(q{
 	SET synchronous_commit = off;
 	BEGIN;
@@ -101,7 +100,7 @@ for my $i (1 .. 100)
 		UPDATE n_k SET v = v + 1 WHERE id = 1 + $i % 20;
 		COMMIT;});
 }
-ok(stat_of('merges_on_full') > $merges, 'the page was written to a new frame since');
+ok(nvm_stat($node, 'merges_on_full') > $merges, 'the page was written to a new frame since');
 ok(sql(qq{SELECT pg_current_wal_flush_lsn() < '$lost_lsn'}) eq 't',
 	'none of these commits is flushed');
 crash_and_compare('hint');
@@ -111,8 +110,8 @@ is(sql(q{SELECT count(*) FROM n_k WHERE id = 201}), '0', 'the lost insert is gon
 # Half the rows of a full page deleted, then a scan prunes the page: the
 # prune flushes WAL up to the deleting commit first, so the delete is
 # durable whatever happens next.
-my $flushes = stat_of('relied_commit_flushes');
-my $pruned = stat_of('pages_pruned');
+my $flushes = nvm_stat($node, 'relied_commit_flushes');
+my $pruned = nvm_stat($node, 'pages_pruned');
 sql(q{
 	SET synchronous_commit = off;
 	BEGIN;
@@ -120,8 +119,8 @@ sql(q{
 	DELETE FROM n_d WHERE id % 2 = 0;
 	COMMIT;});
 is(sql(q{SELECT count(*) FROM n_d}), '50', 'the rows are deleted');
-ok(stat_of('pages_pruned') > $pruned, 'and the scan pruned the page');
-is(stat_of('relied_commit_flushes'), $flushes + 1, 'after flushing the delete\'s commit');
+ok(nvm_stat($node, 'pages_pruned') > $pruned, 'and the scan pruned the page');
+is(nvm_stat($node, 'relied_commit_flushes'), $flushes + 1, 'after flushing the delete\'s commit');
 crash_and_compare('prune');
 is(sql(q{SELECT count(*) FROM n_d}), '50', 'the delete is kept');
 
@@ -134,7 +133,7 @@ my $h = IPC::Run::start(
 	'>', \$out, '2>', \$err);
 delete $ENV{PGOPTIONS};
 sleep 4;
-ok(stat_of('pages_pruned') > $pruned + 10, 'pgbench made its pages be pruned');
+ok(nvm_stat($node, 'pages_pruned') > $pruned + 10, 'pgbench made its pages be pruned');
 kill_server($node) or die 'the server did not go away';
 $h->finish;
 $node->start;

@@ -20,7 +20,6 @@ use NvmProc;
 
 my $node = nvm_node('retry', "nvm_am.pool_size = '512MB'\nmax_connections = 40\nautovacuum = off\n");
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-sub stat_of { return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'}); }
 
 # rows of ~1,900 bytes (no TOAST work: under the threshold, stored plain),
 # four to a page: a new version never fits on a page of the table
@@ -84,8 +83,8 @@ sub start_pgbench
 	return { label => $label, h => $h, out => \$out, err => \$err };
 }
 
-my $retries0 = stat_of('update_retries');
-my $updated0 = stat_of('tuples_updated');
+my $retries0 = nvm_stat($node, 'update_retries');
+my $updated0 = nvm_stat($node, 'tuples_updated');
 my @runs = (
 	start_pgbench('updaters', 4, 12, 'upd', 'upd2'),
 	start_pgbench('lockers', 4, 12, 'lock_share', 'lock_key', 'lock_upd'));
@@ -96,8 +95,8 @@ for my $run (@runs)
 	  or diag(${ $run->{err} });
 	like(${ $run->{out} }, qr/actually processed: [1-9]/, "$run->{label}: did some work");
 }
-my $updates = stat_of('tuples_updated') - $updated0;
-my $retries = stat_of('update_retries') - $retries0;
+my $updates = nvm_stat($node, 'tuples_updated') - $updated0;
+my $retries = nvm_stat($node, 'update_retries') - $retries0;
 cmp_ok($updates, '>', 1000, "$updates updates");
 cmp_ok($retries, '>', 0, "updates that found the old version changed after placing the new one started over ($retries)");
 

@@ -28,11 +28,6 @@ nvm_am.merge_cache_size = '1MB'
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
-sub stat_value
-{
-	return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'});
-}
-
 sub vacuum_lines { return vacuum_index_lines($node, @_); }
 
 sql(q{CREATE EXTENSION nvm_am});
@@ -47,9 +42,9 @@ for my $am ('heap', 'nvm_am')
 my $pages = sql(q{SELECT pg_relation_size('n') / 8192});
 cmp_ok($pages, '>', 4 * 128, "the table ($pages pages) is several times the merge cache");
 
-my $before = stat_value('merges_on_read');
+my $before = nvm_stat($node, 'merges_on_read');
 my %lines = map { $_ => vacuum_lines($_) } ('h', 'n');
-my $merges = stat_value('merges_on_read') - $before;
+my $merges = nvm_stat($node, 'merges_on_read') - $before;
 cmp_ok($merges, '<=', $pages * 1.2,
 	"VACUUM merged $merges images for $pages pages: one visit per page");
 is($lines{n}, $lines{h}, "VERBOSE's lines are heap's: $lines{n}");

@@ -35,18 +35,6 @@ checkpoint_timeout = '1h'
 restart_after_crash = on
 });
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-sub stat_value
-{
-	return sql("SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'");
-}
-
-sub crash
-{
-	my ($name) = @_;
-	ok(kill_server($node), "$name: server gone after SIGKILL");
-	$node->start;
-	return;
-}
 
 # warm_up - an nvm-only insert: the first transaction after a start
 # writes the WAL record that covers a batch of xids (nvm_commit.c, rule 1)
@@ -81,8 +69,8 @@ CHECKPOINT;
 # --- the commit timestamp -------------------------------------------------
 my %ts;
 warm_up();
-my $records = stat_value('commit_records');
-my $through_wal = stat_value('commits_through_wal');
+my $records = nvm_stat($node, 'commit_records');
+my $through_wal = nvm_stat($node, 'commits_through_wal');
 with_walwriter_stopped(sub {
 	# heap's first: its commit flushes WAL, with every commit record before it
 	for my $t (qw(h n))
@@ -92,9 +80,9 @@ with_walwriter_stopped(sub {
 			SELECT pg_xact_commit_timestamp(xmin) FROM $t WHERE id = 1;});
 		ok($ts{$t} ne '', "$t: the commit has a timestamp");
 	}
-	is(stat_value('commit_records') . ' ' . (stat_value('commits_through_wal') - $through_wal),
+	is(nvm_stat($node, 'commit_records') . ' ' . (nvm_stat($node, 'commits_through_wal') - $through_wal),
 		"$records 1", 'with track_commit_timestamp the nvm_am commit went through WAL');
-	crash('commit timestamps');
+	crash_restart($node, 'commit timestamps');
 });
 for my $t (qw(n h))
 {
@@ -106,15 +94,15 @@ for my $t (qw(n h))
 $node->append_conf('postgresql.conf', "track_commit_timestamp = off\n");
 $node->restart;
 warm_up();
-$records = stat_value('commit_records');
+$records = nvm_stat($node, 'commit_records');
 sql(q{INSERT INTO n VALUES (2, 'pmem')});
-is(stat_value('commit_records'), $records + 1,
+is(nvm_stat($node, 'commit_records'), $records + 1,
 	'without track_commit_timestamp an nvm-only commit writes a pmem commit record');
 
 # --- a replication origin's progress ----------------------------------------
 sql(q{SELECT pg_replication_origin_create('o_n'); SELECT pg_replication_origin_create('o_h');});
-$records = stat_value('commit_records');
-$through_wal = stat_value('commits_through_wal');
+$records = nvm_stat($node, 'commit_records');
+$through_wal = nvm_stat($node, 'commits_through_wal');
 with_walwriter_stopped(sub {
 	# heap's first: its commit flushes WAL, with every commit record before it
 	for my $t (qw(h n))
@@ -130,9 +118,9 @@ with_walwriter_stopped(sub {
 	is(sql(q{SELECT string_agg(external_id || ' ' || remote_lsn, ', ' ORDER BY external_id)
 			 FROM pg_replication_origin_status}),
 		'o_h 0/ABCDEF0, o_n 0/ABCDEF0', 'both origins advanced');
-	is(stat_value('commit_records') . ' ' . (stat_value('commits_through_wal') - $through_wal),
+	is(nvm_stat($node, 'commit_records') . ' ' . (nvm_stat($node, 'commits_through_wal') - $through_wal),
 		"$records 1", 'with a replication origin the nvm_am commit went through WAL');
-	crash('replication origin');
+	crash_restart($node, 'replication origin');
 });
 for my $t (qw(n h))
 {

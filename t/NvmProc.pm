@@ -1,5 +1,6 @@
 # NvmProc - helpers for the crash tests: the postmaster's pid, its
-# children and their state, read from /proc; raw reads and writes of bytes
+# children and their state, read from /proc; a crash and restart of a
+# node; a counter of nvm_am_stats; raw reads and writes of bytes
 # in a file (to inspect or damage a pool file); a started node with nvm_am
 # preloaded; a WAL-mode node and the archiving of its WAL; VACUUM
 # VERBOSE's lines on index scans; a throttled VACUUM.
@@ -9,7 +10,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server read_bytes write_bytes
+our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server crash_restart nvm_stat read_bytes write_bytes
   nvm_node wal_node archive_current_wal pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
   throttled_vacuum crc32c_add crc32c);
 
@@ -129,6 +130,23 @@ sub kill_server
 	kill 'KILL', @children;
 	$node->kill9;
 	return wait_gone($pm, @children);
+}
+
+# crash_restart NODE, LABEL - kill_server, then start the node again
+sub crash_restart
+{
+	my ($node, $label) = @_;
+	ok(kill_server($node), "$label: server gone after SIGKILL");
+	$node->start;
+	return;
+}
+
+# nvm_stat NODE, NAME - the counter NAME of nvm_am_stats on NODE
+sub nvm_stat
+{
+	my ($node, $name) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$name'");
 }
 
 # nvm_node NAME, EXTRA_CONF - a started node with nvm_am preloaded, its
