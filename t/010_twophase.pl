@@ -69,8 +69,7 @@ PREPARE TRANSACTION 'ddl';
 	my $prepared = pool_frames();
 	cmp_ok($prepared, '>', $before, "$name: the new table has frames while prepared");
 
-	ok(kill_server($node), "$name: server gone after SIGKILL");
-	$node->start;
+	crash_restart($node, $name);
 
 	is(sql(q{SELECT count(*) FROM pg_prepared_xacts WHERE gid = 'ddl'}), '1',
 		"$name: the transaction is still prepared after the crash");

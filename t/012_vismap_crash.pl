@@ -63,8 +63,7 @@ sql(q{DELETE FROM t WHERE a <= 500});
 is($res, '500|375250', 'the delete is seen before the crash');
 
 # crash the server
-ok(kill_server($node), 'server gone after SIGKILL');
-$node->start;
+crash_restart($node, 'crash');
 
 ($res, $fetches) = ios();
 is($res, '500|375250', 'after the crash the deleted rows stay deleted');

@@ -46,8 +46,7 @@ is(counts(), '1000|1000', 'after a clean restart: still 1000 rows, in the table 
 my $frames_full = frames_used();
 
 # a crash empties table and index alike
-ok(kill_server($node), 'server gone after SIGKILL');
-$node->start;
+crash_restart($node, 'crash');
 is(counts(), '0|0', 'after a crash: the table and its index are empty');
 cmp_ok(frames_used(), '<', $frames_full, 'the table\'s frames went back to the pool');
 is(sql(q{SELECT count(*) FROM l}), '100', 'the logged table keeps its rows');

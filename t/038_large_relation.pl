@@ -131,8 +131,7 @@ check_rows('after a clean restart');
 is(sql(qq{SELECT id FROM big WHERE ctid = '$newctid'}), -($two_levels + 1), 'after a clean restart: the updated row');
 is(frames_used(), $frames_loaded, 'after a clean restart: the rebuild finds the frames in use before it');
 
-ok(kill_server($node), 'server gone after SIGKILL');
-$node->start;
+crash_restart($node, 'crash');
 check_rows('after a crash');
 is(sql(qq{SELECT id FROM big WHERE ctid = '$newctid'}), -($two_levels + 1), 'after a crash: the updated row');
 is(frames_used(), $frames_loaded, 'after a crash: the rebuild finds the same frames in use');

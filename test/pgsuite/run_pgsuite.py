@@ -673,10 +673,20 @@ printf '%%s' '%(auto)s' >>"$d/postgresql.auto.conf"
 """
 
 
+def recovery_dir(work, suite):
+    """where suite's initdb wrapper (bin/initdb) and TEMP_CONFIG file
+    (temp.conf) are"""
+    return os.path.join(work, "recovery", suite)
+
+
+def recovery_shm():
+    """this run's directory on /dev/shm, where the TAP files' clusters live"""
+    return os.path.join("/dev/shm", "nvm_am_pgsuite_%d" % os.getpid())
+
+
 def recovery_setup(work, suite):
-    """the initdb wrapper (work/recovery/SUITE/bin/initdb) and the
-    TEMP_CONFIG file (work/recovery/SUITE/temp.conf) of suite"""
-    top = os.path.join(work, "recovery", suite)
+    """the initdb wrapper and the TEMP_CONFIG file of suite (recovery_dir)"""
+    top = recovery_dir(work, suite)
     os.makedirs(os.path.join(top, "bin"), exist_ok=True)
     wal = suite not in RECOVERY_POOL_ONLY
     conf = RECOVERY_CONF + ([("nvm_am.wal_log", "on")] if wal else [])
@@ -702,16 +712,16 @@ def recovery_run(src, work, suite, test, nvm, portdir):
     afterwards, its output and server logs stay in work/out.  Returns
     (passed, seconds, the directory of its logs)."""
     name = os.path.join(suite, "nvm_am" if nvm else "heap", test)
-    tmp = os.path.join("/dev/shm", "nvm_am_pgsuite_%d" % os.getpid(), name)
+    tmp = os.path.join(recovery_shm(), name)
     out = os.path.join(work, "out", name)
     shutil.rmtree(tmp, ignore_errors=True)
-    top = os.path.dirname(os.path.dirname(os.path.dirname(tmp)))
     os.makedirs(os.path.join(tmp, "tmp_check"))
     os.makedirs(out, exist_ok=True)
-    # the directories made for this file, not their neighbours: the other
-    # lane's file may be running its clusters there
-    made = [tmp, os.path.dirname(tmp), os.path.dirname(os.path.dirname(tmp)), top]
-    run(["chown", "postgres:"] + made, check=False)
+    # the directories above tmp, not their neighbours: the other lane's
+    # file may be running its clusters there
+    parts = name.split(os.sep)
+    run(["chown", "postgres:"] + [os.path.join(recovery_shm(), *parts[:i])
+                                  for i in range(len(parts))], check=False)
     run(["chown", "-R", "postgres:", tmp, out], check=False)
     rec = os.path.join(src, RECOVERY_DIR[suite])
     pgxs = pgxs_dir()
@@ -720,9 +730,8 @@ def recovery_run(src, work, suite, test, nvm, portdir):
            "PG_REGRESS=" + os.path.join(pgxs, "../test/regress/pg_regress"),
            "PMEM_IS_PMEM_FORCE=1"]
     if nvm:
-        top = os.path.join(work, "recovery", suite)
-        path = os.path.join(top, "bin") + ":" + path
-        env.append("TEMP_CONFIG=" + os.path.join(top, "temp.conf"))
+        path = os.path.join(recovery_dir(work, suite), "bin") + ":" + path
+        env.append("TEMP_CONFIG=" + os.path.join(recovery_dir(work, suite), "temp.conf"))
     cmd = ["env"] + env + ["PATH=" + path, "prove", "-I", os.path.join(pgxs, "../test/perl"),
                            "-I", rec, "-I", os.path.join(rec, "t"), "t/%s.pl" % test]
     t0 = time.time()
@@ -771,8 +780,7 @@ def recovery_suites(src, work, suites, tests, known):
             heap = dict(zip(bad, ex.map(
                 lambda j: recovery_run(src, work, j[0], j[1], False, portdir), bad)))
     finally:
-        shutil.rmtree(os.path.join("/dev/shm", "nvm_am_pgsuite_%d" % os.getpid()),
-                      ignore_errors=True)
+        shutil.rmtree(recovery_shm(), ignore_errors=True)
     for suite in suites:
         same = total = 0
         for j in (j for j in jobs if j[0] == suite):
