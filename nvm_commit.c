@@ -39,6 +39,10 @@
  *	   before that commit is durable, so hint bits, pruning and index kills
  *	   need not wait for the WAL writer.  In WAL mode (nvm_am.wal_log) it
  *	   follows synchronous_commit, as heap's does; see 6.
+ *	   Before its record is persisted, a pmem commit flushes WAL past
+ *	   every asynchronous WAL commit it could have seen (NvmCommitAsyncFlush):
+ *	   a durable pmem commit never outlives a transaction it read from,
+ *	   which PostgreSQL's commits, flushed in WAL order, never do either.
  *	5. A commit-log entry is retired once WAL is flushed past the
  *	   transaction's PostgreSQL commit record: clog then knows.
  *	6. In WAL mode a transaction that wrote to the pool may commit
@@ -120,6 +124,15 @@ typedef struct NvmCommitShared
 {
 	int			hand[NVM_COMMIT_LOG_PARTS]; /* next entry to look at, per part */
 	XLogRecPtr	retire_lsn[NVM_COMMIT_LOG_ENTRIES];
+
+	/*
+	 * Asynchronous WAL commits (NvmCommitAsyncBegin): how many are between
+	 * their pre-commit and their end, and the newest end of the commit
+	 * record of one that ended.  Touched only by such commits, and read by
+	 * pmem commits.
+	 */
+	pg_atomic_uint32 async_running;
+	pg_atomic_uint64 async_end;
 } NvmCommitShared;
 
 /*
@@ -137,6 +150,7 @@ static NvmCommitShared *commit_shared = NULL;
 /* this backend's current transaction */
 static bool xact_wrote_nvm = false;
 static int	xact_entry = -1;
+static bool xact_async = false; /* counted in async_running */
 
 /*
  * WAL mode: the newest commit LSN, not known to be flushed, that this
@@ -157,7 +171,11 @@ NvmCommitShmemInit(void)
 
 	commit_shared = ShmemInitStruct("nvm_am commit log", sizeof(NvmCommitShared), &found);
 	if (!found)
+	{
 		memset(commit_shared, 0, sizeof(NvmCommitShared));
+		pg_atomic_init_u32(&commit_shared->async_running, 0);
+		pg_atomic_init_u64(&commit_shared->async_end, InvalidXLogRecPtr);
+	}
 }
 
 static pg_crc32c
@@ -359,9 +377,85 @@ NvmCommitRecordCarriesMore(void)
 }
 
 /*
+ * NvmCommitAsyncBegin - at pre-commit of a transaction that commits through
+ * WAL: if its commit record may be left unflushed (it has an xid, wrote WAL
+ * and synchronous_commit is off), count it in async_running until its end
+ * (NvmCommitAsyncEnd), so that pmem commits that may see it flush it first.
+ * Counted before the commit becomes visible, uncounted after its end is
+ * published.  Transactions without an xid are left out: their WAL (a prune,
+ * a hint's page image) carries nothing a later transaction can depend on;
+ * a sequence that logs its next values assigns an xid for this reason.
+ */
+static void
+NvmCommitAsyncBegin(void)
+{
+	if (synchronous_commit > SYNCHRONOUS_COMMIT_OFF ||
+		XactLastRecEnd == InvalidXLogRecPtr ||
+		!TransactionIdIsValid(GetTopTransactionIdIfAny()))
+		return;
+	pg_atomic_fetch_add_u32(&commit_shared->async_running, 1);
+	xact_async = true;
+}
+
+/*
+ * NvmCommitAsyncEnd - the end of a transaction NvmCommitAsyncBegin counted:
+ * publish the end of its commit record (XactLastCommitEnd, set by its
+ * commit) as async_end, then uncount it.
+ */
+static void
+NvmCommitAsyncEnd(bool committed)
+{
+	if (!xact_async)
+		return;
+	xact_async = false;
+	if (committed)
+	{
+		uint64		end = pg_atomic_read_u64(&commit_shared->async_end);
+
+		while (end < XactLastCommitEnd &&
+			   !pg_atomic_compare_exchange_u64(&commit_shared->async_end, &end,
+											   XactLastCommitEnd))
+			;
+	}
+	/* a full barrier: a reader that sees it uncounted sees its end */
+	pg_atomic_fetch_sub_u32(&commit_shared->async_running, 1);
+}
+
+/*
+ * NvmCommitAsyncFlush - before a pmem commit record is persisted: flush WAL
+ * past every asynchronous WAL commit this transaction may have seen.  Such
+ * a commit became visible after NvmCommitAsyncBegin counted it; while any
+ * is counted, WAL is flushed up to the insert position (their records are
+ * before it), else up to the newest end published.  Without it a crash
+ * kept the pmem commit and lost the asynchronous one it had read from (a
+ * row copied from a heap table, a sequence value handed out again: t/045);
+ * PostgreSQL's own commits are durable in WAL order.  Costs two atomic
+ * reads and a compare when no asynchronous commit is unflushed.
+ */
+static void
+NvmCommitAsyncFlush(void)
+{
+	XLogRecPtr	target;
+
+	if (pg_atomic_read_u32(&commit_shared->async_running) > 0)
+		target = GetXLogInsertRecPtr();
+	else
+	{
+		pg_read_barrier();
+		target = pg_atomic_read_u64(&commit_shared->async_end);
+	}
+	if (!XLogNeedsFlush(target))
+		return;
+	XLogFlush(target);
+	NvmPoolCountAdd(NVM_STAT_ASYNC_COMMIT_FLUSHES, 1);
+}
+
+/*
  * NvmCommitPreCommit - the pre-commit step of a transaction that changed
  * nvm data: write and persist its commit record (nvm-only transactions) or
- * mark its slot PREPARED and leave the decision to WAL and clog.
+ * mark its slot PREPARED and leave the decision to WAL and clog.  Any
+ * other transaction only has its commit counted if it may be asynchronous
+ * (NvmCommitAsyncBegin).
  */
 static void
 NvmCommitPreCommit(void)
@@ -372,11 +466,12 @@ NvmCommitPreCommit(void)
 	int			entry = -1;
 	NvmXactSlot *slot;
 
-	if (!xact_wrote_nvm)
-		return;
 	fxid = GetTopFullTransactionIdIfAny();
-	if (!FullTransactionIdIsValid(fxid))
+	if (!xact_wrote_nvm || !FullTransactionIdIsValid(fxid))
+	{
+		NvmCommitAsyncBegin();
 		return;
+	}
 	nchildren = xactGetCommittedChildren(&children);
 
 	if (XactLastRecEnd == InvalidXLogRecPtr && !IsolationIsSerializable() &&
@@ -403,6 +498,7 @@ NvmCommitPreCommit(void)
 		rec.nsubxids = nchildren;
 		memcpy(rec.subxids, children, nchildren * sizeof(TransactionId));
 		rec.crc = NvmCommitEntryCrc(&rec);
+		NvmCommitAsyncFlush();
 		memcpy(NvmPoolCommitEntry(entry), &rec, sizeof(rec));
 		NvmPoolPersist(NvmPoolCommitEntry(entry), sizeof(rec));
 		NvmPoolCountAdd(NVM_STAT_COMMIT_RECORDS, 1);
@@ -418,6 +514,8 @@ NvmCommitPreCommit(void)
 	 */
 	if (!nvm_wal_log)
 		ForceSyncCommit();
+	else
+		NvmCommitAsyncBegin();
 	slot = NvmCommitMySlot();
 	if (slot != NULL)
 	{
@@ -437,6 +535,8 @@ static void
 NvmCommitEnd(bool committed)
 {
 	NvmXactSlot *slot;
+
+	NvmCommitAsyncEnd(committed);
 
 	if (xact_entry >= 0)
 	{

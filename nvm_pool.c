@@ -300,6 +300,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"pages_folded_on_read",
 	"update_retries",
 	"frames_retired",
+	"async_commit_flushes",
 };
 
 static pg_crc32c

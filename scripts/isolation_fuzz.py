@@ -364,7 +364,7 @@ class Gen:
                 ("CREATE INDEX %s ON p (v)", "v > -1000000", "v, id"),
                 ("CREATE UNIQUE INDEX %s ON p (u)", "u > -1000000", "u"),
                 ("CREATE INDEX %s ON p (v) WHERE v > 5", "v > 5", "v, id"),
-                ("CREATE INDEX %s ON p ((v %% 3), id)", "v %% 3 = 1", "id"),
+                ("CREATE INDEX %s ON p ((v %% 3), id)", "v % 3 = 1", "id"),
                 ("CREATE UNIQUE INDEX %s ON p (id, v) INCLUDE (u)", "id > 0", "id, v")])
             sql = (ddl % name + "; SET LOCAL enable_seqscan = off; "
                    "SELECT id, u, v FROM p WHERE %s ORDER BY %s; "

@@ -1,0 +1,117 @@
+# 045_async_commit_order.pl - a commit through a pmem commit record keeps
+# PostgreSQL's order of durability: a transaction that saw another's
+# commit is never kept by a crash that loses that other one.
+#
+# With synchronous_commit = off PostgreSQL may lose the last transactions
+# in a crash, but only from the end: a synchronous commit flushes WAL up to
+# its own record and with it every commit it could have seen, and an
+# asynchronous one is lost whenever an earlier one is.  A transaction that
+# changed nvm_am data only commits through its pmem commit record, durable
+# at once, without a WAL flush: it outlived an asynchronous heap
+# transaction it had read from (here it copied that transaction's row), and
+# after the crash the copy was there and the original was not.  Likewise a
+# sequence value handed out by an asynchronous transaction (its WAL record
+# lost) was given out again after the crash, beside the row that kept it.
+#
+# The WAL writer is stopped (SIGSTOP) around the transactions, so nothing
+# flushes them behind the test's back, and the server is SIGKILLed.  Heap
+# runs the same steps first; its synchronous commit flushes WAL, so it goes
+# before nvm_am's steps, whose WAL must not be flushed by anything else.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
+
+my $node = nvm_node('order', qq{
+wal_writer_delay = '10s'
+wal_writer_flush_after = '1GB'
+checkpoint_timeout = '1h'
+restart_after_crash = on
+});
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+# with_walwriter_stopped CODE - run CODE while the WAL writer is stopped
+sub with_walwriter_stopped
+{
+	my ($code) = @_;
+	my $ww = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
+	ok($ww > 0, 'the WAL writer runs');
+	kill 'STOP', $ww;
+	$code->();
+	kill 'CONT', $ww;
+	return;
+}
+
+# (no indexes on the copies: an index entry is WAL and makes any commit go
+# through WAL)
+sql(q{
+CREATE EXTENSION nvm_am;
+CREATE TABLE src (id int, v text) USING heap;
+CREATE TABLE copy_n (id int, v text) USING nvm_am;
+CREATE TABLE copy_h (id int, v text) USING heap;
+CREATE SEQUENCE seq_h;
+CREATE SEQUENCE seq_n;
+CREATE TABLE kept_n (id int) USING nvm_am;
+CREATE TABLE kept_h (id int) USING heap;
+CHECKPOINT;
+});
+# the first nvm_am write after a start writes the WAL record covering a
+# batch of xids and so commits through WAL
+sql(q{INSERT INTO copy_n VALUES (0, 'warm-up')});
+
+my $records = nvm_stat($node, 'commit_records');
+my $flushes = nvm_stat($node, 'async_commit_flushes');
+my ($seq_h, $seq_n);
+with_walwriter_stopped(sub {
+	for my $t (qw(h n))
+	{
+		# an asynchronous heap commit, then a transaction that copies its row
+		sql(qq{SET synchronous_commit = off; INSERT INTO src VALUES (1, '$t')});
+		sql(qq{INSERT INTO copy_$t SELECT * FROM src WHERE v = '$t'});
+		# a sequence's first value, taken by an asynchronous transaction
+		# (the sequence's WAL record is part of it), then stored by another
+		my $v = sql(qq{SET synchronous_commit = off; BEGIN; SELECT nextval('seq_$t'); COMMIT;});
+		sql(qq{INSERT INTO kept_$t VALUES ($v)});
+		if ($t eq 'h') { $seq_h = $v } else { $seq_n = $v }
+	}
+	is(nvm_stat($node, 'commit_records'), $records + 2,
+		'the two nvm_am transactions committed through pmem commit records');
+	is(nvm_stat($node, 'async_commit_flushes'), $flushes + 2,
+		'each flushed WAL past the asynchronous commit before it');
+	crash_restart($node, 'asynchronous commits');
+});
+
+for my $t (qw(h n))
+{
+	my $src = sql(qq{SELECT count(*) FROM src WHERE v = '$t'});
+	my $copy = sql(qq{SELECT count(*) FROM copy_$t WHERE id = 1});
+	ok($copy == 0 || $src == 1,
+		"$t: the copied row is kept only with its original (original $src, copy $copy)");
+}
+# heap's copy flushed the original with its own commit record
+is(sql(q{SELECT count(*) FROM src}) . ' ' . sql(q{SELECT count(*) FROM copy_h WHERE id = 1}), '2 1',
+	'both originals and the heap copy are kept');
+is(sql(q{SELECT count(*) FROM copy_n WHERE id = 1}), '1', 'the nvm_am copy is kept');
+
+# each sequence goes on past the value a kept row holds
+cmp_ok(sql(q{SELECT nextval('seq_h')}), '>', $seq_h,
+	'heap: the sequence does not hand out the value the row keeps again');
+cmp_ok(sql(q{SELECT nextval('seq_n')}), '>', $seq_n,
+	'nvm_am: the sequence does not hand out the value the row keeps again');
+is(sql(q{SELECT count(*) FROM kept_n}) . ' ' . sql(q{SELECT count(*) FROM kept_h}), '1 1',
+	'both stored sequence values are kept');
+
+# the check costs a pmem commit nothing when no asynchronous commit waits
+$flushes = nvm_stat($node, 'async_commit_flushes');
+sql(q{INSERT INTO copy_n VALUES (2, 'sync')});
+sql(q{INSERT INTO copy_n VALUES (3, 'sync')});
+is(nvm_stat($node, 'async_commit_flushes'), $flushes,
+	'no WAL flush for pmem commits while no asynchronous commit is unflushed');
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('copy_n')}), 0, 'nvm_am_check finds nothing');
+
+$node->stop;
+done_testing();
