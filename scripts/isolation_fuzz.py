@@ -454,12 +454,14 @@ class Gen:
                     touches, may_wait)
         if op == "queue":
             # a work queue: take the first row nobody holds (SKIP LOCKED)
-            # and change or delete it
+            # and change or delete it.  It waits for no row, but an update
+            # waits for the table lock of an index build (seed 310028: two
+            # waiters, one cancelled after the tester's timeout)
             if r.random() < 0.5:
                 return ("WITH w AS (SELECT id FROM p WHERE v >= %d ORDER BY id LIMIT 1 "
                         "FOR UPDATE SKIP LOCKED) UPDATE p SET v = p.v + 1 FROM w "
                         "WHERE p.id = w.id RETURNING p.id, p.v" % r.randint(0, 8),
-                        [("p", "*", "x")], False)
+                        [("p", "*", "x")], True)
             return ("DELETE FROM p WHERE id = (SELECT id FROM p WHERE v >= %d ORDER BY id "
                     "LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id" % r.randint(0, 8),
                     [("p", "*", "x"), ("c", "*", "x")], True)
