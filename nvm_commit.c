@@ -40,9 +40,11 @@
  *	   need not wait for the WAL writer.  In WAL mode (nvm_am.wal_log) it
  *	   follows synchronous_commit, as heap's does; see 6.
  *	   Before its record is persisted, a pmem commit flushes WAL past
- *	   every asynchronous WAL commit it could have seen (NvmCommitAsyncFlush):
- *	   a durable pmem commit never outlives a transaction it read from,
- *	   which PostgreSQL's commits, flushed in WAL order, never do either.
+ *	   every asynchronous WAL commit it could have seen and past the WAL
+ *	   records of the sequences its session took values from
+ *	   (NvmCommitAsyncFlush): a durable pmem commit never outlives a
+ *	   transaction it read from, nor a sequence value it holds, which
+ *	   PostgreSQL's commits, flushed in WAL order, never do either.
  *	5. A commit-log entry is retired once WAL is flushed past the
  *	   transaction's PostgreSQL commit record: clog then knows.
  *	6. In WAL mode a transaction that wrote to the pool may commit
@@ -94,21 +96,27 @@
 #include "postgres.h"
 
 #include "access/commit_ts.h"
+#include "access/relation.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/pg_class.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
 #include "replication/origin.h"
+#include "storage/bufmgr.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/lmgr.h"
 #include "storage/lwlock.h"
 #include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
 #include "utils/wait_event.h"
 
 #include "nvm_hooks.h"
@@ -151,6 +159,32 @@ static NvmCommitShared *commit_shared = NULL;
 static bool xact_wrote_nvm = false;
 static int	xact_entry = -1;
 static bool xact_async = false; /* counted in async_running */
+static bool xact_had_xid = false;	/* at pre-commit: writes a commit record */
+
+/*
+ * Sequences this session took values from (nextval, currval and setval
+ * lock a sequence RowExclusiveLock until the transaction ends), in this
+ * transaction or in one before it, whose WAL record covering those values
+ * may still be unflushed: a pmem commit flushes WAL past their pages' LSNs
+ * first (NvmCommitSequenceTarget).  seq_lost: one may have been missed (too
+ * many to remember, or a lock outside the fast-path slots), so the next
+ * pmem commit flushes WAL up to its insert position.  Both are cleared once
+ * a commit of this session is flushed.
+ */
+#define NVM_SEQ_REMEMBERED	8
+static Oid	seq_used[NVM_SEQ_REMEMBERED];
+static int	seq_nused = 0;
+static bool seq_lost = false;
+
+/*
+ * RowExclusiveLock's bit in fast-path slot n of a PGPROC's fpLockBits:
+ * lock.c's layout (FAST_PATH_BIT_POSITION), 3 bits per slot for the lock
+ * modes 1 to 3.
+ */
+#define NVM_FP_BITS_PER_SLOT	3
+#define NVM_FP_SLOT_BITS(bits, n) (((bits) >> (NVM_FP_BITS_PER_SLOT * (n))) & 7)
+#define NVM_FP_ROW_EXCLUSIVE(bits, n) \
+	((NVM_FP_SLOT_BITS(bits, n) & (1 << (RowExclusiveLock - 1))) != 0)
 
 /*
  * WAL mode: the newest commit LSN, not known to be flushed, that this
@@ -422,6 +456,103 @@ NvmCommitAsyncEnd(bool committed)
 }
 
 /*
+ * NvmCommitNoteSequences - at the end of a transaction (pre-commit, or
+ * abort with look = false): remember the sequences it took values from.
+ * nextval logs a sequence's values ahead (32 at a time), and the values a
+ * later call hands out are durable only once that WAL record is flushed:
+ * heap's commits flush every record before their own, so a row that kept
+ * such a value outlives a crash only with the record, and the sequence
+ * never hands the value out again.  A pmem commit does not flush WAL, and
+ * the record may belong to a transaction still open (a concurrent insert
+ * that logged the sequence) or committed asynchronously.  Found through
+ * this backend's fast-path lock slots, which hold the RowExclusiveLock a
+ * sequence function takes (all slots in use: a lock may have gone to the
+ * main lock table, and seq_lost is set).  With look, only sequences are
+ * kept (a catalog lookup); an aborted transaction cannot look, and keeps
+ * every relation so locked for the next pmem commit to sort out.
+ */
+static void
+NvmCommitNoteSequences(bool look)
+{
+	Oid			relids[FP_LOCK_SLOTS_PER_BACKEND];
+	int			n = 0;
+	bool		full = true;
+
+	if (MyProc == NULL)
+		return;
+	LWLockAcquire(&MyProc->fpInfoLock, LW_SHARED);
+	for (int i = 0; i < FP_LOCK_SLOTS_PER_BACKEND; i++)
+	{
+		if (NVM_FP_SLOT_BITS(MyProc->fpLockBits, i) == 0)
+			full = false;
+		else if (NVM_FP_ROW_EXCLUSIVE(MyProc->fpLockBits, i))
+			relids[n++] = MyProc->fpRelId[i];
+	}
+	LWLockRelease(&MyProc->fpInfoLock);
+	if (full)
+		seq_lost = true;
+	for (int i = 0; i < n; i++)
+	{
+		bool		known = false;
+
+		if (look && get_rel_relkind(relids[i]) != RELKIND_SEQUENCE)
+			continue;
+		for (int j = 0; j < seq_nused && !known; j++)
+			known = seq_used[j] == relids[i];
+		if (known)
+			continue;
+		if (seq_nused < NVM_SEQ_REMEMBERED)
+			seq_used[seq_nused++] = relids[i];
+		else
+			seq_lost = true;
+	}
+}
+
+/*
+ * NvmCommitSequenceTarget - how far WAL must be flushed for the values of
+ * the sequences NvmCommitNoteSequences remembered: the newest LSN of their
+ * pages (each value is covered by a record at or before it), or the insert
+ * position when one may have been missed.  Caller is in a transaction that
+ * can read catalogs and buffers (pre-commit).
+ */
+static XLogRecPtr
+NvmCommitSequenceTarget(void)
+{
+	XLogRecPtr	target = InvalidXLogRecPtr;
+
+	if (seq_lost)
+		return GetXLogInsertRecPtr();
+	for (int i = 0; i < seq_nused; i++)
+	{
+		Relation	seqrel;
+		Buffer		buf;
+
+		/* a relation an aborted transaction locked, or a dropped sequence */
+		if (get_rel_relkind(seq_used[i]) != RELKIND_SEQUENCE)
+			continue;
+		seqrel = try_relation_open(seq_used[i], AccessShareLock);
+		if (seqrel == NULL)
+			continue;
+		buf = ReadBuffer(seqrel, 0);
+		target = Max(target, BufferGetLSNAtomic(buf));
+		ReleaseBuffer(buf);
+		relation_close(seqrel, AccessShareLock);
+	}
+	return target;
+}
+
+/*
+ * NvmCommitSequencesFlushed - WAL is flushed past everything this session
+ * saw: forget the sequences remembered.
+ */
+static void
+NvmCommitSequencesFlushed(void)
+{
+	seq_nused = 0;
+	seq_lost = false;
+}
+
+/*
  * NvmCommitAsyncFlush - before a pmem commit record is persisted: flush WAL
  * past every asynchronous WAL commit this transaction may have seen.  Such
  * a commit became visible after NvmCommitAsyncBegin counted it; while any
@@ -444,6 +575,9 @@ NvmCommitAsyncFlush(void)
 		pg_read_barrier();
 		target = pg_atomic_read_u64(&commit_shared->async_end);
 	}
+	if (seq_nused > 0 || seq_lost)
+		target = Max(target, NvmCommitSequenceTarget());
+	NvmCommitSequencesFlushed();
 	if (!XLogNeedsFlush(target))
 		return;
 	XLogFlush(target);
@@ -466,7 +600,9 @@ NvmCommitPreCommit(void)
 	int			entry = -1;
 	NvmXactSlot *slot;
 
+	NvmCommitNoteSequences(true);
 	fxid = GetTopFullTransactionIdIfAny();
+	xact_had_xid = FullTransactionIdIsValid(fxid);
 	if (!xact_wrote_nvm || !FullTransactionIdIsValid(fxid))
 	{
 		NvmCommitAsyncBegin();
@@ -477,6 +613,7 @@ NvmCommitPreCommit(void)
 	if (XactLastRecEnd == InvalidXLogRecPtr && !IsolationIsSerializable() &&
 		nchildren <= NVM_COMMIT_MAX_SUBXIDS && !NvmCommitRecordCarriesMore())
 	{
+		NvmCommitAsyncFlush();
 		entry = NvmCommitLogAlloc();
 		if (entry < 0)
 		{
@@ -498,7 +635,6 @@ NvmCommitPreCommit(void)
 		rec.nsubxids = nchildren;
 		memcpy(rec.subxids, children, nchildren * sizeof(TransactionId));
 		rec.crc = NvmCommitEntryCrc(&rec);
-		NvmCommitAsyncFlush();
 		memcpy(NvmPoolCommitEntry(entry), &rec, sizeof(rec));
 		NvmPoolPersist(NvmPoolCommitEntry(entry), sizeof(rec));
 		NvmPoolCountAdd(NVM_STAT_COMMIT_RECORDS, 1);
@@ -537,6 +673,10 @@ NvmCommitEnd(bool committed)
 	NvmXactSlot *slot;
 
 	NvmCommitAsyncEnd(committed);
+	/* a commit record flushed: so is every WAL record before it */
+	if (committed && xact_had_xid && !XLogNeedsFlush(XactLastCommitEnd))
+		NvmCommitSequencesFlushed();
+	xact_had_xid = false;
 
 	if (xact_entry >= 0)
 	{
@@ -717,6 +857,10 @@ NvmCommitXactCallback(XactEvent event, void *arg)
 			NvmCommitEnd(true);
 			break;
 		case XACT_EVENT_ABORT:
+			/* values taken in a transaction that aborts stay taken */
+			NvmCommitNoteSequences(false);
+			NvmCommitEnd(false);
+			break;
 		case XACT_EVENT_PARALLEL_ABORT:
 		case XACT_EVENT_PREPARE:
 			NvmCommitEnd(false);

@@ -10,8 +10,10 @@
 # at once, without a WAL flush: it outlived an asynchronous heap
 # transaction it had read from (here it copied that transaction's row), and
 # after the crash the copy was there and the original was not.  Likewise a
-# sequence value handed out by an asynchronous transaction (its WAL record
-# lost) was given out again after the crash, beside the row that kept it.
+# sequence value handed out by an asynchronous transaction, or covered by
+# the sequence's WAL record of a transaction still open (nextval logs
+# values ahead), was given out again after the crash, beside the row that
+# kept it.
 #
 # The WAL writer is stopped (SIGSTOP) around the transactions, so nothing
 # flushes them behind the test's back, and the server is SIGKILLed.  Heap
@@ -104,6 +106,54 @@ cmp_ok(sql(q{SELECT nextval('seq_n')}), '>', $seq_n,
 	'nvm_am: the sequence does not hand out the value the row keeps again');
 is(sql(q{SELECT count(*) FROM kept_n}) . ' ' . sql(q{SELECT count(*) FROM kept_h}), '1 1',
 	'both stored sequence values are kept');
+
+# --- a sequence logged by a transaction still open ----------------------------
+# nextval logs values ahead; the values other sessions take meanwhile are
+# covered by that record, which the logging transaction (still open here)
+# has not flushed.  One row takes its value in the inserting transaction,
+# one in a transaction before it (as an application that asks for the next
+# id first).
+sql(q{
+CREATE SEQUENCE open_h;
+CREATE SEQUENCE open_n;
+CREATE TABLE open_kept_n (id int) USING nvm_am;
+CREATE TABLE open_kept_h (id int) USING heap;
+CHECKPOINT;
+INSERT INTO copy_n VALUES (0, 'warm-up');
+});
+$records = nvm_stat($node, 'commit_records');
+$flushes = nvm_stat($node, 'async_commit_flushes');
+my %max;
+my @loggers;
+with_walwriter_stopped(sub {
+	for my $t (qw(h n))
+	{
+		my ($in, $out, $err) = ('', '', '');
+		my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
+		my $logger = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
+			'<', \$in, '>', \$out, '2>', \$err, $timer);
+		$in .= "BEGIN; SELECT nextval('open_$t');\n";
+		$logger->pump until $out =~ /^\d+$/m;
+		push @loggers, $logger;
+		sql(qq{INSERT INTO open_kept_$t VALUES (nextval('open_$t'))});
+		my $v = sql(qq{SELECT nextval('open_$t')});
+		sql(qq{INSERT INTO open_kept_$t VALUES ($v)});
+		$max{$t} = $v;
+	}
+	is(nvm_stat($node, 'commit_records'), $records + 2,
+		'the nvm_am rows committed through pmem commit records');
+	cmp_ok(nvm_stat($node, 'async_commit_flushes'), '>', $flushes,
+		'which flushed the sequence\'s record first');
+	crash_restart($node, 'sequence logged by an open transaction');
+});
+$_->kill_kill for @loggers;
+for my $t (qw(h n))
+{
+	is(sql(qq{SELECT count(*) || ' ' || max(id) FROM open_kept_$t}), "2 $max{$t}",
+		"$t: both rows are kept");
+	cmp_ok(sql(qq{SELECT nextval('open_$t')}), '>', $max{$t},
+		"$t: the sequence does not hand out the kept rows' values again");
+}
 
 # the check costs a pmem commit nothing when no asynchronous commit waits
 $flushes = nvm_stat($node, 'async_commit_flushes');
