@@ -358,6 +358,28 @@ NvmCommitFlushRelied(void)
 }
 
 /*
+ * NvmCommitFlushOwnWal - make the WAL this backend has written so far
+ * durable, before the pool holds something that exists only through it: a
+ * multixact's id (its members are in pg_multixact, and in WAL until the next
+ * checkpoint).  Heap's rule that a buffer reaches disk only after the WAL
+ * that changed it gives the same order; the pool is written at once.
+ * Without it a crash left an xmax naming a multixact that redo never
+ * created: the row could not be updated ("MultiXactId 1 has not been created
+ * yet"), and once later multixacts took the id again it was locked by their
+ * unrelated members (t/046).  Costs a WAL flush per multixact made by this
+ * transaction (counted by multixact_wal_flushes); may be called with a page
+ * lock held.
+ */
+void
+NvmCommitFlushOwnWal(void)
+{
+	if (XactLastRecEnd == InvalidXLogRecPtr || !XLogNeedsFlush(XactLastRecEnd))
+		return;
+	XLogFlush(XactLastRecEnd);
+	NvmPoolCountAdd(NVM_STAT_MULTIXACT_WAL_FLUSHES, 1);
+}
+
+/*
  * NvmCommitLogAlloc - allocate a free commit-log entry, or -1.  An entry whose
  * transaction's PostgreSQL commit record is flushed is free.
  */

@@ -70,6 +70,7 @@ extern bool NvmCommitWriteReady(void);
 extern bool NvmCommitXidCommitted(TransactionId xid, bool *durable);
 extern bool NvmCommitReliedPending(void);
 extern void NvmCommitFlushRelied(void);
+extern void NvmCommitFlushOwnWal(void);
 extern void NvmCommitRecover(void);
 
 /* nvm_xlog.c */

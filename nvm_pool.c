@@ -301,6 +301,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"update_retries",
 	"frames_retired",
 	"async_commit_flushes",
+	"multixact_wal_flushes",
 };
 
 static pg_crc32c

@@ -619,6 +619,8 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 		members[nmembers].status = mine;
 		nmembers++;
 		result = MultiXactIdCreateFromMembers(nmembers, members);
+		/* its WAL record is durable before the pool holds its id */
+		NvmCommitFlushOwnWal();
 		NvmRowLockMultiBits(members, nmembers, infomask, infomask2);
 	}
 	if (holders)

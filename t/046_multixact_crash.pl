@@ -1,0 +1,106 @@
+# 046_multixact_crash.pl - a row locked by a multixact in the pool survives
+# a crash that loses the multixact's WAL record, as heap's row does.
+#
+# Two transactions that share a row lock (FOR SHARE, FOR KEY SHARE: a
+# foreign-key check) make its xmax a multixact, whose members PostgreSQL
+# keeps in pg_multixact and logs in WAL when it creates it.  Heap writes the
+# xmax into a buffer, which reaches disk only after that WAL.  nvm_am
+# writes it into the pool at once; a crash before the WAL was flushed left
+# a row whose xmax names a multixact that redo never created.  Its lockers
+# are gone with the crash, so the row must be free: updated, locked,
+# deleted, and later multixacts (which reuse the lost id) must not be
+# taken for its lockers.
+#
+# The WAL writer is stopped (SIGSTOP) while the locks are taken, so nothing
+# flushes their WAL behind the test's back, and the server is SIGKILLed.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use NvmProc;
+
+my $node = nvm_node('multi', qq{
+wal_writer_delay = '10s'
+wal_writer_flush_after = '1GB'
+checkpoint_timeout = '1h'
+restart_after_crash = on
+});
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+sql(q{
+CREATE EXTENSION nvm_am;
+CREATE TABLE m_n (id int PRIMARY KEY, v int) USING nvm_am;
+CREATE TABLE m_h (id int PRIMARY KEY, v int) USING heap;
+INSERT INTO m_n SELECT g, 0 FROM generate_series(1, 10) g;
+INSERT INTO m_h SELECT g, 0 FROM generate_series(1, 10) g;
+CHECKPOINT;
+});
+
+my $ww = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
+ok($ww > 0, 'the WAL writer runs');
+my $before = sql(q{SELECT next_multixact_id FROM pg_control_checkpoint()});
+kill 'STOP', $ww;
+
+# two sessions share the lock of row 1 of each table and stay open
+my @lockers;
+for my $s (1 .. 2)
+{
+	my ($in, $out, $err) = ('', '', '');
+	my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
+	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
+		'<', \$in, '>', \$out, '2>', \$err, $timer);
+	$in .= "BEGIN; SELECT 'locked' FROM m_h WHERE id = 1 FOR SHARE; "
+	  . "SELECT 'locked' FROM m_n WHERE id = 1 FOR SHARE;\n";
+	$h->pump until $out =~ /locked\nlocked/;
+	push @lockers, $h;
+}
+like(sql(q{SELECT xmax FROM m_n WHERE id = 1}), qr/^\d+$/, 'row 1 has an xmax');
+is(sql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND granted}), 2,
+	'two lockers hold their xids');
+is(nvm_stat($node, 'multixact_wal_flushes'), 1,
+	'the multixact\'s WAL was flushed before its id went into the pool');
+
+kill_server($node);
+kill 'CONT', $ww;
+$_->kill_kill for @lockers;
+$node->start;
+
+for my $t (qw(h n))
+{
+	my ($ret, $out, $err) = $node->psql('postgres',
+		"UPDATE m_$t SET v = v + 1 WHERE id = 1 RETURNING v");
+	is("$ret $out", '0 1', "$t: the row once locked is updated after the crash")
+	  or diag($err);
+	($ret, $out, $err) = $node->psql('postgres',
+		"SELECT id FROM m_$t WHERE id = 1 FOR UPDATE NOWAIT");
+	is("$ret $out", '0 1', "$t: and locked") or diag($err);
+}
+
+# new multixacts after the crash, on other rows: the lost one's id comes
+# round again, and row 1 must not be taken as locked by them
+my @again;
+for my $s (1 .. 2)
+{
+	my ($in, $out, $err) = ('', '', '');
+	my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
+	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
+		'<', \$in, '>', \$out, '2>', \$err, $timer);
+	$in .= "BEGIN; SELECT 'locked' FROM m_n WHERE id IN (2, 3) FOR SHARE;\n";
+	$h->pump until $out =~ /locked\nlocked/;
+	push @again, $h;
+}
+my ($ret, $out, $err) = $node->psql('postgres',
+	'SELECT id FROM m_n WHERE id = 1 FOR UPDATE NOWAIT');
+is("$ret $out", '0 1', 'row 1 is not locked by the multixacts made after the crash')
+  or diag($err);
+($ret, $out, $err) = $node->psql('postgres', 'DELETE FROM m_n WHERE id = 1 RETURNING id');
+is("$ret $out", '0 1', 'and is deleted') or diag($err);
+$_->kill_kill for @again;
+is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('m_n')}), 0, 'nvm_am_check finds nothing');
+note "next multixact at the checkpoint before the locks: $before";
+
+$node->stop;
+done_testing();
