@@ -27,13 +27,7 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-my $node = nvm_node('meta', qq{
-track_commit_timestamp = on
-wal_writer_delay = '10s'
-wal_writer_flush_after = '1GB'
-checkpoint_timeout = '1h'
-restart_after_crash = on
-});
+my $node = nvm_node('meta', "track_commit_timestamp = on\n" . $WALWRITER_IDLE_CONF);
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
 # warm_up - an nvm-only insert: the first transaction after a start
@@ -43,18 +37,6 @@ sub sql { return $node->safe_psql('postgres', $_[0]); }
 sub warm_up
 {
 	sql(q{INSERT INTO n VALUES (0, 'warm-up')});
-	return;
-}
-
-# with_walwriter_stopped CODE - run CODE while the WAL writer is stopped
-sub with_walwriter_stopped
-{
-	my ($code) = @_;
-	my $ww = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
-	ok($ww > 0, 'the WAL writer runs');
-	kill 'STOP', $ww;
-	$code->();
-	kill 'CONT', $ww;
 	return;
 }
 
@@ -71,7 +53,7 @@ my %ts;
 warm_up();
 my $records = nvm_stat($node, 'commit_records');
 my $through_wal = nvm_stat($node, 'commits_through_wal');
-with_walwriter_stopped(sub {
+with_walwriter_stopped($node, sub {
 	# heap's first: its commit flushes WAL, with every commit record before it
 	for my $t (qw(h n))
 	{
@@ -103,7 +85,7 @@ is(nvm_stat($node, 'commit_records'), $records + 1,
 sql(q{SELECT pg_replication_origin_create('o_n'); SELECT pg_replication_origin_create('o_h');});
 $records = nvm_stat($node, 'commit_records');
 $through_wal = nvm_stat($node, 'commits_through_wal');
-with_walwriter_stopped(sub {
+with_walwriter_stopped($node, sub {
 	# heap's first: its commit flushes WAL, with every commit record before it
 	for my $t (qw(h n))
 	{

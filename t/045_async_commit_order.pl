@@ -28,25 +28,8 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-my $node = nvm_node('order', qq{
-wal_writer_delay = '10s'
-wal_writer_flush_after = '1GB'
-checkpoint_timeout = '1h'
-restart_after_crash = on
-});
+my $node = nvm_node('order', $WALWRITER_IDLE_CONF);
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-
-# with_walwriter_stopped CODE - run CODE while the WAL writer is stopped
-sub with_walwriter_stopped
-{
-	my ($code) = @_;
-	my $ww = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
-	ok($ww > 0, 'the WAL writer runs');
-	kill 'STOP', $ww;
-	$code->();
-	kill 'CONT', $ww;
-	return;
-}
 
 # (no indexes on the copies: an index entry is WAL and makes any commit go
 # through WAL)
@@ -68,7 +51,7 @@ sql(q{INSERT INTO copy_n VALUES (0, 'warm-up')});
 my $records = nvm_stat($node, 'commit_records');
 my $flushes = nvm_stat($node, 'async_commit_flushes');
 my ($seq_h, $seq_n);
-with_walwriter_stopped(sub {
+with_walwriter_stopped($node, sub {
 	for my $t (qw(h n))
 	{
 		# an asynchronous heap commit, then a transaction that copies its row
@@ -125,16 +108,10 @@ $records = nvm_stat($node, 'commit_records');
 $flushes = nvm_stat($node, 'async_commit_flushes');
 my %max;
 my @loggers;
-with_walwriter_stopped(sub {
+with_walwriter_stopped($node, sub {
 	for my $t (qw(h n))
 	{
-		my ($in, $out, $err) = ('', '', '');
-		my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
-		my $logger = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
-			'<', \$in, '>', \$out, '2>', \$err, $timer);
-		$in .= "BEGIN; SELECT nextval('open_$t');\n";
-		$logger->pump until $out =~ /^\d+$/m;
-		push @loggers, $logger;
+		push @loggers, open_session($node, "BEGIN; SELECT nextval('open_$t');", qr/^\d+$/m);
 		sql(qq{INSERT INTO open_kept_$t VALUES (nextval('open_$t'))});
 		my $v = sql(qq{SELECT nextval('open_$t')});
 		sql(qq{INSERT INTO open_kept_$t VALUES ($v)});

@@ -22,12 +22,7 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-my $node = nvm_node('multi', qq{
-wal_writer_delay = '10s'
-wal_writer_flush_after = '1GB'
-checkpoint_timeout = '1h'
-restart_after_crash = on
-});
+my $node = nvm_node('multi', $WALWRITER_IDLE_CONF);
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
 sql(q{
@@ -39,34 +34,20 @@ INSERT INTO m_h SELECT g, 0 FROM generate_series(1, 10) g;
 CHECKPOINT;
 });
 
-my $ww = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
-ok($ww > 0, 'the WAL writer runs');
-my $before = sql(q{SELECT next_multixact_id FROM pg_control_checkpoint()});
-kill 'STOP', $ww;
-
 # two sessions share the lock of row 1 of each table and stay open
 my @lockers;
-for my $s (1 .. 2)
-{
-	my ($in, $out, $err) = ('', '', '');
-	my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
-	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
-		'<', \$in, '>', \$out, '2>', \$err, $timer);
-	$in .= "BEGIN; SELECT 'locked' FROM m_h WHERE id = 1 FOR SHARE; "
-	  . "SELECT 'locked' FROM m_n WHERE id = 1 FOR SHARE;\n";
-	$h->pump until $out =~ /locked\nlocked/;
-	push @lockers, $h;
-}
-like(sql(q{SELECT xmax FROM m_n WHERE id = 1}), qr/^\d+$/, 'row 1 has an xmax');
-is(sql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND granted}), 2,
-	'two lockers hold their xids');
-is(nvm_stat($node, 'multixact_wal_flushes'), 1,
-	'the multixact\'s WAL was flushed before its id went into the pool');
-
-kill_server($node);
-kill 'CONT', $ww;
+with_walwriter_stopped($node, sub {
+	push @lockers, open_session($node, "BEGIN; SELECT 'locked' FROM m_h WHERE id = 1 FOR SHARE; "
+		  . "SELECT 'locked' FROM m_n WHERE id = 1 FOR SHARE;", qr/locked\nlocked/)
+	  for 1 .. 2;
+	like(sql(q{SELECT xmax FROM m_n WHERE id = 1}), qr/^\d+$/, 'row 1 has an xmax');
+	is(sql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND granted}), 2,
+		'two lockers hold their xids');
+	is(nvm_stat($node, 'multixact_wal_flushes'), 1,
+		'the multixact\'s WAL was flushed before its id went into the pool');
+	crash_restart($node, 'multixact');
+});
 $_->kill_kill for @lockers;
-$node->start;
 
 for my $t (qw(h n))
 {
@@ -81,17 +62,10 @@ for my $t (qw(h n))
 
 # new multixacts after the crash, on other rows: the lost one's id comes
 # round again, and row 1 must not be taken as locked by them
-my @again;
-for my $s (1 .. 2)
-{
-	my ($in, $out, $err) = ('', '', '');
-	my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
-	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
-		'<', \$in, '>', \$out, '2>', \$err, $timer);
-	$in .= "BEGIN; SELECT 'locked' FROM m_n WHERE id IN (2, 3) FOR SHARE;\n";
-	$h->pump until $out =~ /locked\nlocked/;
-	push @again, $h;
-}
+my @again = map {
+	open_session($node, "BEGIN; SELECT 'locked' FROM m_n WHERE id IN (2, 3) FOR SHARE;",
+		qr/locked\nlocked/)
+} 1 .. 2;
 my ($ret, $out, $err) = $node->psql('postgres',
 	'SELECT id FROM m_n WHERE id = 1 FOR UPDATE NOWAIT');
 is("$ret $out", '0 1', 'row 1 is not locked by the multixacts made after the crash')
@@ -100,7 +74,6 @@ is("$ret $out", '0 1', 'row 1 is not locked by the multixacts made after the cra
 is("$ret $out", '0 1', 'and is deleted') or diag($err);
 $_->kill_kill for @again;
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('m_n')}), 0, 'nvm_am_check finds nothing');
-note "next multixact at the checkpoint before the locks: $before";
 
 $node->stop;
 done_testing();
