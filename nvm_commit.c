@@ -42,7 +42,7 @@
  *	   Before its record is persisted, a pmem commit flushes WAL past
  *	   every asynchronous WAL commit it could have seen and past the WAL
  *	   records of the sequences its session took values from
- *	   (NvmCommitAsyncFlush): a durable pmem commit never outlives a
+ *	   (NvmCommitOrderFlush): a durable pmem commit never outlives a
  *	   transaction it read from, nor a sequence value it holds, which
  *	   PostgreSQL's commits, flushed in WAL order, never do either.
  *	5. A commit-log entry is retired once WAL is flushed past the
@@ -575,18 +575,20 @@ NvmCommitSequencesFlushed(void)
 }
 
 /*
- * NvmCommitAsyncFlush - before a pmem commit record is persisted: flush WAL
- * past every asynchronous WAL commit this transaction may have seen.  Such
- * a commit became visible after NvmCommitAsyncBegin counted it; while any
- * is counted, WAL is flushed up to the insert position (their records are
- * before it), else up to the newest end published.  Without it a crash
- * kept the pmem commit and lost the asynchronous one it had read from (a
- * row copied from a heap table, a sequence value handed out again: t/045);
- * PostgreSQL's own commits are durable in WAL order.  Costs two atomic
- * reads and a compare when no asynchronous commit is unflushed.
+ * NvmCommitOrderFlush - before a pmem commit record is persisted: flush WAL
+ * past every asynchronous WAL commit this transaction may have seen, and
+ * past the records of the sequences its session took values from
+ * (NvmCommitSequenceTarget).  An asynchronous commit became visible after
+ * NvmCommitAsyncBegin counted it; while any is counted, WAL is flushed up
+ * to the insert position (their records are before it), else up to the
+ * newest end published.  Without it a crash kept the pmem commit and lost
+ * the asynchronous one it had read from (a row copied from a heap table, a
+ * sequence value handed out again: t/045); PostgreSQL's own commits are
+ * durable in WAL order.  Costs two atomic reads and a compare when no
+ * asynchronous commit is unflushed and no sequence was used.
  */
 static void
-NvmCommitAsyncFlush(void)
+NvmCommitOrderFlush(void)
 {
 	XLogRecPtr	target;
 
@@ -635,7 +637,7 @@ NvmCommitPreCommit(void)
 	if (XactLastRecEnd == InvalidXLogRecPtr && !IsolationIsSerializable() &&
 		nchildren <= NVM_COMMIT_MAX_SUBXIDS && !NvmCommitRecordCarriesMore())
 	{
-		NvmCommitAsyncFlush();
+		NvmCommitOrderFlush();
 		entry = NvmCommitLogAlloc();
 		if (entry < 0)
 		{
