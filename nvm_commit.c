@@ -446,8 +446,7 @@ static void
 NvmCommitAsyncBegin(void)
 {
 	if (synchronous_commit > SYNCHRONOUS_COMMIT_OFF ||
-		XactLastRecEnd == InvalidXLogRecPtr ||
-		!TransactionIdIsValid(GetTopTransactionIdIfAny()))
+		XactLastRecEnd == InvalidXLogRecPtr || !xact_had_xid)
 		return;
 	pg_atomic_fetch_add_u32(&commit_shared->async_running, 1);
 	xact_async = true;
@@ -624,10 +623,18 @@ NvmCommitPreCommit(void)
 	int			entry = -1;
 	NvmXactSlot *slot;
 
-	NvmCommitNoteSequences(true);
 	fxid = GetTopFullTransactionIdIfAny();
 	xact_had_xid = FullTransactionIdIsValid(fxid);
-	if (!xact_wrote_nvm || !FullTransactionIdIsValid(fxid))
+
+	/*
+	 * A commit that will flush WAL (an xid, WAL written, synchronous_commit
+	 * on: RecordTransactionCommit's rule) makes every sequence record before
+	 * it durable, and NvmCommitEnd forgets the notes: no need to take them.
+	 */
+	if (!xact_had_xid || XactLastRecEnd == InvalidXLogRecPtr ||
+		synchronous_commit == SYNCHRONOUS_COMMIT_OFF)
+		NvmCommitNoteSequences(true);
+	if (!xact_wrote_nvm || !xact_had_xid)
 	{
 		NvmCommitAsyncBegin();
 		return;

@@ -111,7 +111,9 @@ my @loggers;
 with_walwriter_stopped($node, sub {
 	for my $t (qw(h n))
 	{
-		push @loggers, open_session($node, "BEGIN; SELECT nextval('open_$t');", qr/^\d+$/m);
+		my $logger = $node->background_psql('postgres');
+		$logger->query_safe("BEGIN; SELECT nextval('open_$t')");
+		push @loggers, $logger;
 		sql(qq{INSERT INTO open_kept_$t VALUES (nextval('open_$t'))});
 		my $v = sql(qq{SELECT nextval('open_$t')});
 		sql(qq{INSERT INTO open_kept_$t VALUES ($v)});
@@ -123,7 +125,7 @@ with_walwriter_stopped($node, sub {
 		'which flushed the sequence\'s record first');
 	crash_restart($node, 'sequence logged by an open transaction');
 });
-$_->kill_kill for @loggers;
+$_->quit for @loggers;
 for my $t (qw(h n))
 {
 	is(sql(qq{SELECT count(*) || ' ' || max(id) FROM open_kept_$t}), "2 $max{$t}",

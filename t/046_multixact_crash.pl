@@ -34,12 +34,24 @@ INSERT INTO m_h SELECT g, 0 FROM generate_series(1, 10) g;
 CHECKPOINT;
 });
 
+# lockers SQL - two sessions that run SQL in a transaction left open
+sub lockers
+{
+	my ($sql) = @_;
+	my @sessions;
+	for (1 .. 2)
+	{
+		push @sessions, $node->background_psql('postgres');
+		$sessions[-1]->query_safe("BEGIN; $sql");
+	}
+	return @sessions;
+}
+
 # two sessions share the lock of row 1 of each table and stay open
 my @lockers;
 with_walwriter_stopped($node, sub {
-	push @lockers, open_session($node, "BEGIN; SELECT 'locked' FROM m_h WHERE id = 1 FOR SHARE; "
-		  . "SELECT 'locked' FROM m_n WHERE id = 1 FOR SHARE;", qr/locked\nlocked/)
-	  for 1 .. 2;
+	@lockers = lockers('SELECT FROM m_h WHERE id = 1 FOR SHARE; '
+		  . 'SELECT FROM m_n WHERE id = 1 FOR SHARE');
 	like(sql(q{SELECT xmax FROM m_n WHERE id = 1}), qr/^\d+$/, 'row 1 has an xmax');
 	is(sql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND granted}), 2,
 		'two lockers hold their xids');
@@ -47,7 +59,7 @@ with_walwriter_stopped($node, sub {
 		'the multixact\'s WAL was flushed before its id went into the pool');
 	crash_restart($node, 'multixact');
 });
-$_->kill_kill for @lockers;
+$_->quit for @lockers;
 
 for my $t (qw(h n))
 {
@@ -62,17 +74,14 @@ for my $t (qw(h n))
 
 # new multixacts after the crash, on other rows: the lost one's id comes
 # round again, and row 1 must not be taken as locked by them
-my @again = map {
-	open_session($node, "BEGIN; SELECT 'locked' FROM m_n WHERE id IN (2, 3) FOR SHARE;",
-		qr/locked\nlocked/)
-} 1 .. 2;
+my @again = lockers('SELECT FROM m_n WHERE id IN (2, 3) FOR SHARE');
 my ($ret, $out, $err) = $node->psql('postgres',
 	'SELECT id FROM m_n WHERE id = 1 FOR UPDATE NOWAIT');
 is("$ret $out", '0 1', 'row 1 is not locked by the multixacts made after the crash')
   or diag($err);
 ($ret, $out, $err) = $node->psql('postgres', 'DELETE FROM m_n WHERE id = 1 RETURNING id');
 is("$ret $out", '0 1', 'and is deleted') or diag($err);
-$_->kill_kill for @again;
+$_->quit for @again;
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('m_n')}), 0, 'nvm_am_check finds nothing');
 
 $node->stop;

@@ -3,8 +3,7 @@
 # node; a counter of nvm_am_stats; raw reads and writes of bytes
 # in a file (to inspect or damage a pool file); a started node with nvm_am
 # preloaded; a WAL-mode node and the archiving of its WAL; VACUUM
-# VERBOSE's lines on index scans; a throttled VACUUM; a stopped WAL writer
-# and sessions left open in the background.
+# VERBOSE's lines on index scans; a throttled VACUUM; a stopped WAL writer.
 package NvmProc;
 
 use strict;
@@ -13,7 +12,7 @@ use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server crash_restart nvm_stat read_bytes write_bytes
   nvm_node wal_node archive_current_wal pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
-  throttled_vacuum crc32c_add crc32c $WALWRITER_IDLE_CONF with_walwriter_stopped open_session);
+  throttled_vacuum crc32c_add crc32c $WALWRITER_IDLE_CONF with_walwriter_stopped);
 
 use PostgreSQL::Test::Cluster;
 use Test::More;
@@ -164,21 +163,6 @@ sub with_walwriter_stopped
 	$code->();
 	kill 'CONT', $ww;
 	return;
-}
-
-# open_session NODE, SQL, UNTIL - a psql session on NODE that runs SQL and
-# stays open (a transaction SQL began stays open with it); returns once its
-# output matches UNTIL.  kill_kill ends it.
-sub open_session
-{
-	my ($node, $sql, $until) = @_;
-	my ($in, $out, $err) = ('', '', '');
-	my $timer = IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default);
-	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres') ],
-		'<', \$in, '>', \$out, '2>', \$err, $timer);
-	$in .= "$sql\n";
-	$h->pump until $out =~ $until;
-	return $h;
 }
 
 # nvm_stat NODE, NAME - the counter NAME of nvm_am_stats on NODE
