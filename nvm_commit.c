@@ -367,16 +367,26 @@ NvmCommitFlushRelied(void)
  * created: the row could not be updated ("MultiXactId 1 has not been created
  * yet"), and once later multixacts took the id again it was locked by their
  * unrelated members (t/046).  Costs a WAL flush per multixact made by this
- * transaction (counted by multixact_wal_flushes); may be called with a page
- * lock held.
+ * transaction (counted by multixact_wal_flushes, and by
+ * multixact_wal_flushes_locked when pageLocked says the caller holds a page
+ * lock: callers look first, NvmRowLockMultiPending, and flush unlocked).
  */
 void
-NvmCommitFlushOwnWal(void)
+NvmCommitFlushOwnWal(bool pageLocked)
 {
-	if (XactLastRecEnd == InvalidXLogRecPtr || !XLogNeedsFlush(XactLastRecEnd))
+	if (!NvmCommitOwnWalPending())
 		return;
 	XLogFlush(XactLastRecEnd);
 	NvmPoolCountAdd(NVM_STAT_MULTIXACT_WAL_FLUSHES, 1);
+	if (pageLocked)
+		NvmPoolCountAdd(NVM_STAT_MULTIXACT_WAL_FLUSHES_LOCKED, 1);
+}
+
+/* NvmCommitOwnWalPending - has this backend written WAL not flushed yet? */
+bool
+NvmCommitOwnWalPending(void)
+{
+	return XactLastRecEnd != InvalidXLogRecPtr && XLogNeedsFlush(XactLastRecEnd);
 }
 
 /*

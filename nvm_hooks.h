@@ -70,7 +70,8 @@ extern bool NvmCommitWriteReady(void);
 extern bool NvmCommitXidCommitted(TransactionId xid, bool *durable);
 extern bool NvmCommitReliedPending(void);
 extern void NvmCommitFlushRelied(void);
-extern void NvmCommitFlushOwnWal(void);
+extern bool NvmCommitOwnWalPending(void);
+extern void NvmCommitFlushOwnWal(bool pageLocked);
 extern void NvmCommitRecover(void);
 
 /* nvm_xlog.c */

@@ -302,6 +302,7 @@ static const char *const counter_names[NVM_NUM_COUNTERS] = {
 	"frames_retired",
 	"async_commit_flushes",
 	"multixact_wal_flushes",
+	"multixact_wal_flushes_locked",
 };
 
 static pg_crc32c

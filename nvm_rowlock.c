@@ -509,16 +509,12 @@ NvmRowLockIsMember(const MultiXactMember *members, int n, TransactionId xid)
 }
 
 /*
- * NvmRowLockNewXmax - the xmax of t once the current transaction (as myxid) takes
- * it with status want, keeping the other running holders (all compatible
- * with want: the caller waited for the others).  Returns the xmax and its
- * infomask bits; *lockers tells whether locks remain beside want: other
- * holders, or a lock the current transaction held (an update carries them
- * to the new version).
+ * NvmRowLockComputeXmax - NvmRowLockNewXmax without the WAL flush: a
+ * multixact it returns may exist only in WAL not flushed yet.
  */
-TransactionId
-NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
-				  uint16 *infomask, uint16 *infomask2, bool *lockers)
+static TransactionId
+NvmRowLockComputeXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
+					  uint16 *infomask, uint16 *infomask2, bool *lockers)
 {
 	MultiXactMember *holders;
 	int			n;
@@ -619,14 +615,67 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 		members[nmembers].status = mine;
 		nmembers++;
 		result = MultiXactIdCreateFromMembers(nmembers, members);
-		/* its WAL record is durable before the pool holds its id */
-		NvmCommitFlushOwnWal();
 		NvmRowLockMultiBits(members, nmembers, infomask, infomask2);
 	}
 	if (holders)
 		pfree(holders);
 	pfree(members);
 	return result;
+}
+
+/*
+ * NvmRowLockNewXmax - the xmax of t once the current transaction (as myxid) takes
+ * it with status want, keeping the other running holders (all compatible
+ * with want: the caller waited for the others).  Returns the xmax and its
+ * infomask bits; *lockers tells whether locks remain beside want: other
+ * holders, or a lock the current transaction held (an update carries them
+ * to the new version).  A multixact's WAL record is durable before the
+ * pool holds its id (NvmCommitFlushOwnWal); callers that asked
+ * NvmRowLockMultiPending first find it flushed, and a flush here, under
+ * the caller's page lock, is the rare case of holders that changed
+ * between the two looks.  Caller holds the page lock exclusively.
+ */
+TransactionId
+NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
+				  uint16 *infomask, uint16 *infomask2, bool *lockers)
+{
+	TransactionId result = NvmRowLockComputeXmax(t, want, myxid, infomask,
+												 infomask2, lockers);
+
+	if (*infomask & HEAP_XMAX_IS_MULTI)
+		NvmCommitFlushOwnWal(true);
+	return result;
+}
+
+/*
+ * NvmRowLockMultiPending - would the current transaction's taking t with
+ * status want make its xmax a multixact whose WAL record is not flushed
+ * yet?  Makes that multixact.  On true the caller releases the page lock,
+ * flushes (NvmCommitFlushOwnWal) and looks at the row again: with the same
+ * holders, NvmRowLockNewXmax then gets the same multixact back from
+ * PostgreSQL's per-transaction cache of multixacts, with no new WAL record
+ * and nothing to flush.  So the WAL flush that must come before a new
+ * multixact's id goes into the pool is not made under the page lock, where
+ * it kept every other session off the page for as long as it took
+ * (concurrent foreign-key checks of the rows of one parent page; a flush to
+ * disk takes milliseconds).  A multixact made here and not used after all
+ * (the holders changed meanwhile) is left to PostgreSQL's truncation, as
+ * heap's retries leave theirs.  Caller holds the page lock exclusively and
+ * waited for the conflicting holders.
+ */
+bool
+NvmRowLockMultiPending(HeapTupleHeader t, MultiXactStatus want)
+{
+	uint16		infomask;
+	uint16		infomask2;
+	bool		lockers;
+
+	if (!TransactionIdIsValid(HeapTupleHeaderGetRawXmax(t)) ||
+		(t->t_infomask & HEAP_XMAX_INVALID))
+		return false;
+	(void) NvmRowLockComputeXmax(t, want, GetCurrentTransactionId(), &infomask,
+								 &infomask2, &lockers);
+	return (infomask & HEAP_XMAX_IS_MULTI) && NvmCommitOwnWalPending();
 }
 
 /*
@@ -1039,8 +1088,16 @@ NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 		if (!(TransactionIdIsValid(updater) &&
 			  TransactionIdIsCurrentTransactionId(updater)) &&
 			!NvmRowLockHoldsAtLeast(tup.t_data, want))
+		{
+			if (NvmRowLockMultiPending(tup.t_data, want))
+			{
+				LWLockRelease(lock);
+				NvmCommitFlushOwnWal(false);
+				continue;		/* look at the same version again */
+			}
 			NvmRowLockJoin(rel, dirIndex, page, &tup, want,
 						   GetCurrentCommandId(false));
+		}
 		LWLockRelease(lock);
 		if (!TransactionIdIsValid(updater) || ItemPointerEquals(&next, &ctid) ||
 			HeapTupleHeaderIndicatesMovedPartitions(tup.t_data))
@@ -1178,6 +1235,16 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			{
 				LWLockRelease(lock);
 				NvmCommitBeforeWrite();
+				LWLockAcquire(lock, LW_EXCLUSIVE);
+				relocked = true;
+			}
+			/* and a new multixact's WAL is flushed with the page unlocked */
+			else if (result == TM_Ok && !relocked &&
+					 !NvmRowLockHoldsAtLeast(tup.t_data, want) &&
+					 NvmRowLockMultiPending(tup.t_data, want))
+			{
+				LWLockRelease(lock);
+				NvmCommitFlushOwnWal(false);
 				LWLockAcquire(lock, LW_EXCLUSIVE);
 				relocked = true;
 			}

@@ -11,6 +11,11 @@
 # deleted, and later multixacts (which reuse the lost id) must not be
 # taken for its lockers.
 #
+# The flush happens with the page unlocked: a lock, or an update of a row
+# that others hold FOR KEY SHARE, first makes the multixact, lets go of the
+# page, flushes, and looks at the row again (multixact_wal_flushes_locked
+# counts flushes made under a page lock; before, every one was).
+#
 # The WAL writer is stopped (SIGSTOP) while the locks are taken, so nothing
 # flushes their WAL behind the test's back, and the server is SIGKILLed.
 use strict;
@@ -47,29 +52,42 @@ sub lockers
 	return @sessions;
 }
 
-# two sessions share the lock of row 1 of each table and stay open
-my @lockers;
+# two sessions share the lock of row 1 of each table (FOR SHARE) and of row
+# 5 (FOR KEY SHARE, as foreign-key checks do), and a third updates row 5
+# without changing its key (a multixact of the lockers and the updater);
+# all stay open
+my (@lockers, $updater);
 with_walwriter_stopped($node, sub {
 	@lockers = lockers('SELECT FROM m_h WHERE id = 1 FOR SHARE; '
-		  . 'SELECT FROM m_n WHERE id = 1 FOR SHARE');
+		  . 'SELECT FROM m_n WHERE id = 1 FOR SHARE; '
+		  . 'SELECT FROM m_h WHERE id = 5 FOR KEY SHARE; '
+		  . 'SELECT FROM m_n WHERE id = 5 FOR KEY SHARE');
+	$updater = $node->background_psql('postgres');
+	$updater->query_safe('BEGIN; UPDATE m_h SET v = 5 WHERE id = 5; '
+		  . 'UPDATE m_n SET v = 5 WHERE id = 5');
 	like(sql(q{SELECT xmax FROM m_n WHERE id = 1}), qr/^\d+$/, 'row 1 has an xmax');
-	is(sql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND granted}), 2,
-		'two lockers hold their xids');
-	is(nvm_stat($node, 'multixact_wal_flushes'), 1,
-		'the multixact\'s WAL was flushed before its id went into the pool');
+	is(sql(q{SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND granted}), 3,
+		'two lockers and an updater hold their xids');
+	is(nvm_stat($node, 'multixact_wal_flushes'), 3,
+		'the multixacts\' WAL was flushed before their ids went into the pool');
+	is(nvm_stat($node, 'multixact_wal_flushes_locked'), 0,
+		'with the page unlocked');
 	crash_restart($node, 'multixact');
 });
-$_->quit for @lockers;
+$_->quit for @lockers, $updater;
 
 for my $t (qw(h n))
 {
-	my ($ret, $out, $err) = $node->psql('postgres',
-		"UPDATE m_$t SET v = v + 1 WHERE id = 1 RETURNING v");
-	is("$ret $out", '0 1', "$t: the row once locked is updated after the crash")
-	  or diag($err);
-	($ret, $out, $err) = $node->psql('postgres',
-		"SELECT id FROM m_$t WHERE id = 1 FOR UPDATE NOWAIT");
-	is("$ret $out", '0 1', "$t: and locked") or diag($err);
+	for my $id (1, 5)
+	{
+		my ($ret, $out, $err) = $node->psql('postgres',
+			"UPDATE m_$t SET v = v + 1 WHERE id = $id RETURNING v");
+		is("$ret $out", '0 1', "$t: row $id, once locked, is updated after the crash")
+		  or diag($err);
+		($ret, $out, $err) = $node->psql('postgres',
+			"SELECT id FROM m_$t WHERE id = $id FOR UPDATE NOWAIT");
+		is("$ret $out", "0 $id", "$t: and locked") or diag($err);
+	}
 }
 
 # new multixacts after the crash, on other rows: the lost one's id comes
