@@ -208,7 +208,6 @@ extern void NvmRowLockCarriedBits(TransactionId xmax, uint16 infomask,
 extern TransactionId NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want,
 									   TransactionId myxid, uint16 *infomask,
 									   uint16 *infomask2, bool *lockers);
-extern bool NvmRowLockMultiPending(HeapTupleHeader t, MultiXactStatus want);
 extern void NvmRowLockSetXmax(HeapTupleHeader hdr, HeapTuple tup,
 							  TransactionId xmax, CommandId cid,
 							  uint16 infomask, uint16 infomask2, bool byMe);

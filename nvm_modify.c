@@ -487,20 +487,11 @@ NvmModifyDelete(Relation rel, ItemPointer tid, CommandId cid,
 	HeapTuple	oldrow = NULL;
 
 	NvmCommitBeforeWrite();
-retry:
 	result = NvmRowLockForModify(rel, dirIndex, tid, cid, crosscheck, wait, tmfd,
 								 &tup, &page, &lock, "delete", NULL, NULL, &want,
 								 &tuplock);
 	if (result != TM_Ok)
 		return result;
-	/* a new multixact's WAL is flushed with the page unlocked */
-	if (NvmRowLockMultiPending(tup.t_data, want))
-	{
-		LWLockRelease(lock);
-		NvmRowLockReleaseTuple(rel, tid, &tuplock);
-		NvmCommitFlushOwnWal(false);
-		goto retry;
-	}
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
 	NvmVismapClear(rel, dirIndex, ItemPointerGetBlockNumber(tid),
 				   VISIBILITYMAP_VALID_BITS);
@@ -651,14 +642,6 @@ retry:
 		bms_free(hotattrs);
 		bms_free(idattrs);
 		return result;
-	}
-	/* a new multixact's WAL is flushed with the page unlocked */
-	if (NvmRowLockMultiPending(oldtup.t_data, want))
-	{
-		LWLockRelease(lock);
-		NvmRowLockReleaseTuple(rel, otid, &tuplock);
-		NvmCommitFlushOwnWal(false);
-		goto retry;
 	}
 	if (logical)
 	{

@@ -650,11 +650,13 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 /*
  * NvmRowLockMultiPending - would the current transaction's taking t with
  * status want make its xmax a multixact whose WAL record is not flushed
- * yet?  Makes that multixact.  On true the caller releases the page lock,
- * flushes (NvmCommitFlushOwnWal) and looks at the row again: with the same
- * holders, NvmRowLockNewXmax then gets the same multixact back from
- * PostgreSQL's per-transaction cache of multixacts, with no new WAL record
- * and nothing to flush.  So the WAL flush that must come before a new
+ * yet?  Makes that multixact.  On true the caller releases the page lock
+ * (keeping the tuple lock it may hold, and with it its place among the
+ * row's waiters), flushes (NvmCommitFlushOwnWal), takes the page lock
+ * again and looks at the row again: with the same holders,
+ * NvmRowLockNewXmax then gets the same multixact back from PostgreSQL's
+ * per-transaction cache of multixacts, with no new WAL record and nothing
+ * to flush.  So the WAL flush that must come before a new
  * multixact's id goes into the pool is not made under the page lock, where
  * it kept every other session off the page for as long as it took
  * (concurrent foreign-key checks of the rows of one parent page; a flush to
@@ -663,7 +665,7 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
  * heap's retries leave theirs.  Caller holds the page lock exclusively and
  * waited for the conflicting holders.
  */
-bool
+static bool
 NvmRowLockMultiPending(HeapTupleHeader t, MultiXactStatus want)
 {
 	uint16		infomask;
@@ -946,6 +948,17 @@ NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 		result = NvmRowLockCheck(rel, tup, cid, crosscheck, *want,
 								 wait ? LockWaitBlock : LockWaitSkip, *lock,
 								 tmfd, &relocked, tuplock);
+		/*
+		 * A new multixact's WAL is flushed with the page unlocked (the tuple
+		 * lock, if we waited, stays: our place among the waiters is kept)
+		 */
+		if (result == TM_Ok && !relocked && NvmRowLockMultiPending(tup->t_data, *want))
+		{
+			LWLockRelease(*lock);
+			NvmCommitFlushOwnWal(false);
+			LWLockAcquire(*lock, LW_EXCLUSIVE);
+			relocked = true;
+		}
 	} while (relocked);
 	if (result == TM_Invisible)
 	{
