@@ -369,7 +369,7 @@ NvmCommitFlushRelied(void)
  * unrelated members (t/046).  Costs a WAL flush per multixact made by this
  * transaction (counted by multixact_wal_flushes, and by
  * multixact_wal_flushes_locked when pageLocked says the caller holds a page
- * lock: callers look first, NvmRowLockMultiPending, and flush unlocked).
+ * lock: callers look first, NvmRowLockFlushMulti, and flush unlocked).
  */
 void
 NvmCommitFlushOwnWal(bool pageLocked)

@@ -631,7 +631,7 @@ NvmRowLockComputeXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myx
  * holders, or a lock the current transaction held (an update carries them
  * to the new version).  A multixact's WAL record is durable before the
  * pool holds its id (NvmCommitFlushOwnWal); callers that asked
- * NvmRowLockMultiPending first find it flushed, and a flush here, under
+ * NvmRowLockFlushMulti first find it flushed, and a flush here, under
  * the caller's page lock, is the rare case of holders that changed
  * between the two looks.  Caller holds the page lock exclusively.
  */
@@ -648,25 +648,26 @@ NvmRowLockNewXmax(HeapTupleHeader t, MultiXactStatus want, TransactionId myxid,
 }
 
 /*
- * NvmRowLockMultiPending - would the current transaction's taking t with
- * status want make its xmax a multixact whose WAL record is not flushed
- * yet?  Makes that multixact.  On true the caller releases the page lock
- * (keeping the tuple lock it may hold, and with it its place among the
- * row's waiters), flushes (NvmCommitFlushOwnWal), takes the page lock
- * again and looks at the row again: with the same holders,
- * NvmRowLockNewXmax then gets the same multixact back from PostgreSQL's
- * per-transaction cache of multixacts, with no new WAL record and nothing
- * to flush.  So the WAL flush that must come before a new
- * multixact's id goes into the pool is not made under the page lock, where
- * it kept every other session off the page for as long as it took
+ * NvmRowLockFlushMulti - the WAL flush that must come before a new
+ * multixact's id goes into the pool, made with the page unlocked.  If the
+ * current transaction's taking t with status want makes its xmax a
+ * multixact whose WAL record is not flushed yet, makes that multixact,
+ * releases lock (the page lock; a tuple lock the caller holds after waiting
+ * stays, and with it its place among the row's waiters), flushes, takes
+ * lock again if retake, and returns true: the caller looks at the row
+ * again.  With the same holders NvmRowLockNewXmax then gets the same
+ * multixact back from PostgreSQL's per-transaction cache of multixacts,
+ * with no new WAL record and nothing to flush.  Under the page lock the
+ * flush kept every other session off the page for as long as it took
  * (concurrent foreign-key checks of the rows of one parent page; a flush to
  * disk takes milliseconds).  A multixact made here and not used after all
  * (the holders changed meanwhile) is left to PostgreSQL's truncation, as
- * heap's retries leave theirs.  Caller holds the page lock exclusively and
- * waited for the conflicting holders.
+ * heap's retries leave theirs.  Caller holds lock exclusively and waited
+ * for the conflicting holders.
  */
 static bool
-NvmRowLockMultiPending(HeapTupleHeader t, MultiXactStatus want)
+NvmRowLockFlushMulti(HeapTupleHeader t, MultiXactStatus want, LWLock *lock,
+					 bool retake)
 {
 	uint16		infomask;
 	uint16		infomask2;
@@ -677,7 +678,13 @@ NvmRowLockMultiPending(HeapTupleHeader t, MultiXactStatus want)
 		return false;
 	(void) NvmRowLockComputeXmax(t, want, GetCurrentTransactionId(), &infomask,
 								 &infomask2, &lockers);
-	return (infomask & HEAP_XMAX_IS_MULTI) && NvmCommitOwnWalPending();
+	if (!(infomask & HEAP_XMAX_IS_MULTI) || !NvmCommitOwnWalPending())
+		return false;
+	LWLockRelease(lock);
+	NvmCommitFlushOwnWal(false);
+	if (retake)
+		LWLockAcquire(lock, LW_EXCLUSIVE);
+	return true;
 }
 
 /*
@@ -948,17 +955,10 @@ NvmRowLockForModify(Relation rel, int dirIndex, ItemPointer tid, CommandId cid,
 		result = NvmRowLockCheck(rel, tup, cid, crosscheck, *want,
 								 wait ? LockWaitBlock : LockWaitSkip, *lock,
 								 tmfd, &relocked, tuplock);
-		/*
-		 * A new multixact's WAL is flushed with the page unlocked (the tuple
-		 * lock, if we waited, stays: our place among the waiters is kept)
-		 */
-		if (result == TM_Ok && !relocked && NvmRowLockMultiPending(tup->t_data, *want))
-		{
-			LWLockRelease(*lock);
-			NvmCommitFlushOwnWal(false);
-			LWLockAcquire(*lock, LW_EXCLUSIVE);
+		/* a new multixact's WAL is flushed with the page unlocked */
+		if (result == TM_Ok && !relocked &&
+			NvmRowLockFlushMulti(tup->t_data, *want, *lock, true))
 			relocked = true;
-		}
 	} while (relocked);
 	if (result == TM_Invisible)
 	{
@@ -1102,12 +1102,8 @@ NvmRowLockUpdateChain(Relation rel, int dirIndex, ItemPointerData ctid,
 			  TransactionIdIsCurrentTransactionId(updater)) &&
 			!NvmRowLockHoldsAtLeast(tup.t_data, want))
 		{
-			if (NvmRowLockMultiPending(tup.t_data, want))
-			{
-				LWLockRelease(lock);
-				NvmCommitFlushOwnWal(false);
+			if (NvmRowLockFlushMulti(tup.t_data, want, lock, false))
 				continue;		/* look at the same version again */
-			}
 			NvmRowLockJoin(rel, dirIndex, page, &tup, want,
 						   GetCurrentCommandId(false));
 		}
@@ -1254,13 +1250,8 @@ NvmRowLockTuple(Relation rel, ItemPointer tid, Snapshot snapshot,
 			/* and a new multixact's WAL is flushed with the page unlocked */
 			else if (result == TM_Ok && !relocked &&
 					 !NvmRowLockHoldsAtLeast(tup.t_data, want) &&
-					 NvmRowLockMultiPending(tup.t_data, want))
-			{
-				LWLockRelease(lock);
-				NvmCommitFlushOwnWal(false);
-				LWLockAcquire(lock, LW_EXCLUSIVE);
+					 NvmRowLockFlushMulti(tup.t_data, want, lock, true))
 				relocked = true;
-			}
 		} while (relocked);
 
 		if (result == TM_Updated &&
