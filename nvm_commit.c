@@ -141,6 +141,13 @@ typedef struct NvmCommitShared
 	 */
 	pg_atomic_uint32 async_running;
 	pg_atomic_uint64 async_end;
+
+	/*
+	 * The newest LSN of a sequence's page that a transaction ending without
+	 * a WAL flush of its own took values from (NvmCommitSequencesPublish):
+	 * every pmem commit flushes WAL that far first.
+	 */
+	pg_atomic_uint64 seq_end;
 } NvmCommitShared;
 
 /*
@@ -163,13 +170,12 @@ static bool xact_had_xid = false;	/* at pre-commit: writes a commit record */
 
 /*
  * Sequences this session took values from (nextval, currval and setval
- * lock a sequence RowExclusiveLock until the transaction ends), in this
- * transaction or in one before it, whose WAL record covering those values
- * may still be unflushed: a pmem commit flushes WAL past their pages' LSNs
- * first (NvmCommitSequenceTarget).  seq_lost: one may have been missed (too
- * many to remember, or a lock outside the fast-path slots), so the next
- * pmem commit flushes WAL up to its insert position.  Both are cleared once
- * a commit of this session is flushed.
+ * lock a sequence RowExclusiveLock until the transaction ends), whose WAL
+ * record covering those values may still be unflushed, until the next
+ * pre-commit of the session publishes their pages' LSNs (seq_end) or a
+ * commit of the session is flushed.  seq_lost: one may have been missed
+ * (too many to remember, or a lock outside the fast-path slots): the WAL
+ * insert position is published instead.
  */
 #define NVM_SEQ_REMEMBERED	8
 static Oid	seq_used[NVM_SEQ_REMEMBERED];
@@ -209,6 +215,7 @@ NvmCommitShmemInit(void)
 		memset(commit_shared, 0, sizeof(NvmCommitShared));
 		pg_atomic_init_u32(&commit_shared->async_running, 0);
 		pg_atomic_init_u64(&commit_shared->async_end, InvalidXLogRecPtr);
+		pg_atomic_init_u64(&commit_shared->seq_end, InvalidXLogRecPtr);
 	}
 }
 
@@ -584,10 +591,40 @@ NvmCommitSequencesFlushed(void)
 }
 
 /*
+ * NvmCommitSequencesPublish - at pre-commit of a transaction that will not
+ * flush WAL itself: raise seq_end to the LSN its session's sequence values
+ * need (NvmCommitSequenceTarget), and forget them.  Every pmem commit
+ * flushes WAL that far first, whichever session it runs in: the value a
+ * session took may reach another session that stores it in an nvm_am
+ * table (an application that asks for the next id in one transaction and
+ * inserts it in another, through another connection of its pool), and
+ * heap's commit there would flush WAL past the sequence's record too.
+ * Published before the commit: a value the transaction took is known to
+ * others only once it has ended (or, if it hands the value on while still
+ * open, not covered).
+ */
+static void
+NvmCommitSequencesPublish(void)
+{
+	XLogRecPtr	target;
+	uint64		end;
+
+	if (seq_nused == 0 && !seq_lost)
+		return;
+	target = NvmCommitSequenceTarget();
+	NvmCommitSequencesFlushed();
+	end = pg_atomic_read_u64(&commit_shared->seq_end);
+	while (end < target &&
+		   !pg_atomic_compare_exchange_u64(&commit_shared->seq_end, &end, target))
+		;
+}
+
+/*
  * NvmCommitOrderFlush - before a pmem commit record is persisted: flush WAL
  * past every asynchronous WAL commit this transaction may have seen, and
- * past the records of the sequences its session took values from
- * (NvmCommitSequenceTarget).  An asynchronous commit became visible after
+ * past the records of the sequences that transactions ending without a
+ * flush took values from (seq_end, NvmCommitSequencesPublish: this one
+ * published its own just before).  An asynchronous commit became visible after
  * NvmCommitAsyncBegin counted it; while any is counted, WAL is flushed up
  * to the insert position (their records are before it), else up to the
  * newest end published.  Without it a crash kept the pmem commit and lost
@@ -608,9 +645,7 @@ NvmCommitOrderFlush(void)
 		pg_read_barrier();
 		target = pg_atomic_read_u64(&commit_shared->async_end);
 	}
-	if (seq_nused > 0 || seq_lost)
-		target = Max(target, NvmCommitSequenceTarget());
-	NvmCommitSequencesFlushed();
+	target = Max(target, pg_atomic_read_u64(&commit_shared->seq_end));
 	if (!XLogNeedsFlush(target))
 		return;
 	XLogFlush(target);
@@ -643,7 +678,10 @@ NvmCommitPreCommit(void)
 	 */
 	if (!xact_had_xid || XactLastRecEnd == InvalidXLogRecPtr ||
 		synchronous_commit == SYNCHRONOUS_COMMIT_OFF)
+	{
 		NvmCommitNoteSequences(true);
+		NvmCommitSequencesPublish();
+	}
 	if (!xact_wrote_nvm || !xact_had_xid)
 	{
 		NvmCommitAsyncBegin();

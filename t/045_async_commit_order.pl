@@ -13,7 +13,7 @@
 # sequence value handed out by an asynchronous transaction, or covered by
 # the sequence's WAL record of a transaction still open (nextval logs
 # values ahead), was given out again after the crash, beside the row that
-# kept it.
+# kept it, also when another session had taken the value.
 #
 # The WAL writer is stopped (SIGSTOP) around the transactions, so nothing
 # flushes them behind the test's back, and the server is SIGKILLed.  Heap
@@ -132,6 +132,45 @@ for my $t (qw(h n))
 		"$t: both rows are kept");
 	cmp_ok(sql(qq{SELECT nextval('open_$t')}), '>', $max{$t},
 		"$t: the sequence does not hand out the kept rows' values again");
+}
+
+# --- a sequence value taken in one session and stored by another -----------
+# The value is covered by the record of a transaction still open, taken by
+# a session whose transaction ends without a WAL flush (no xid), and stored
+# by another session through a pmem commit: as an application that asks
+# for the next id on one connection and inserts it on another.  Heap's
+# commit flushes WAL past the sequence's record; so must the pmem commit.
+sql(q{
+CREATE SEQUENCE pass_h;
+CREATE SEQUENCE pass_n;
+CREATE TABLE pass_kept_n (id int) USING nvm_am;
+CREATE TABLE pass_kept_h (id int) USING heap;
+CHECKPOINT;
+INSERT INTO copy_n VALUES (0, 'warm-up');
+});
+$records = nvm_stat($node, 'commit_records');
+my %passed;
+@loggers = ();
+with_walwriter_stopped($node, sub {
+	for my $t (qw(h n))
+	{
+		my $logger = $node->background_psql('postgres');
+		$logger->query_safe("BEGIN; SELECT nextval('pass_$t')");
+		push @loggers, $logger;
+		$passed{$t} = sql(qq{SELECT nextval('pass_$t')});
+		sql(qq{INSERT INTO pass_kept_$t VALUES ($passed{$t})});
+	}
+	is(nvm_stat($node, 'commit_records'), $records + 1,
+		'the nvm_am row committed through a pmem commit record');
+	crash_restart($node, 'sequence value passed between sessions');
+});
+$_->quit for @loggers;
+for my $t (qw(h n))
+{
+	is(sql(qq{SELECT count(*) || ' ' || max(id) FROM pass_kept_$t}), "1 $passed{$t}",
+		"$t: the row is kept");
+	cmp_ok(sql(qq{SELECT nextval('pass_$t')}), '>', $passed{$t},
+		"$t: the sequence does not hand out the value another session stored again");
 }
 
 # the check costs a pmem commit nothing when no asynchronous commit waits
