@@ -41,10 +41,11 @@
  *	   follows synchronous_commit, as heap's does; see 6.
  *	   Before its record is persisted, a pmem commit flushes WAL past
  *	   every asynchronous WAL commit it could have seen and past the WAL
- *	   records of the sequences its session took values from
- *	   (NvmCommitOrderFlush): a durable pmem commit never outlives a
- *	   transaction it read from, nor a sequence value it holds, which
- *	   PostgreSQL's commits, flushed in WAL order, never do either.
+ *	   records of the sequences that ended transactions, of any session,
+ *	   took values from (NvmCommitOrderFlush, NvmCommitSequencesPublish):
+ *	   a durable pmem commit never outlives a transaction it read from,
+ *	   nor a sequence value it holds, which PostgreSQL's commits, flushed
+ *	   in WAL order, never do either.
  *	5. A commit-log entry is retired once WAL is flushed past the
  *	   transaction's PostgreSQL commit record: clog then knows.
  *	6. In WAL mode a transaction that wrote to the pool may commit
