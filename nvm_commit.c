@@ -625,14 +625,14 @@ NvmCommitSequencesPublish(void)
  * past every asynchronous WAL commit this transaction may have seen, and
  * past the records of the sequences that transactions ending without a
  * flush took values from (seq_end, NvmCommitSequencesPublish: this one
- * published its own just before).  An asynchronous commit became visible after
- * NvmCommitAsyncBegin counted it; while any is counted, WAL is flushed up
- * to the insert position (their records are before it), else up to the
- * newest end published.  Without it a crash kept the pmem commit and lost
+ * published its own just before).  An asynchronous commit became visible
+ * after NvmCommitAsyncBegin counted it; while any is counted, WAL is
+ * flushed up to the insert position (their records are before it), else
+ * up to the newest end published.  Without it a crash kept the pmem commit and lost
  * the asynchronous one it had read from (a row copied from a heap table, a
  * sequence value handed out again: t/045); PostgreSQL's own commits are
- * durable in WAL order.  Costs two atomic reads and a compare when no
- * asynchronous commit is unflushed and no sequence was used.
+ * durable in WAL order.  Costs three atomic reads and a compare when no
+ * asynchronous commit and no sequence record is unflushed.
  */
 static void
 NvmCommitOrderFlush(void)

@@ -90,88 +90,73 @@ cmp_ok(sql(q{SELECT nextval('seq_n')}), '>', $seq_n,
 is(sql(q{SELECT count(*) FROM kept_n}) . ' ' . sql(q{SELECT count(*) FROM kept_h}), '1 1',
 	'both stored sequence values are kept');
 
-# --- a sequence logged by a transaction still open ----------------------------
-# nextval logs values ahead; the values other sessions take meanwhile are
-# covered by that record, which the logging transaction (still open here)
-# has not flushed.  One row takes its value in the inserting transaction,
-# one in a transaction before it (as an application that asks for the next
-# id first).
-sql(q{
-CREATE SEQUENCE open_h;
-CREATE SEQUENCE open_n;
-CREATE TABLE open_kept_n (id int) USING nvm_am;
-CREATE TABLE open_kept_h (id int) USING heap;
+# logged_case NAME, LABEL, STORE - sequences NAME_h and NAME_n, each logged
+# by a transaction left open (nextval logs values ahead; the values other
+# sessions take meanwhile are covered by that record, which the open
+# transaction has not flushed), and STORE (TABLE, SEQUENCE) storing values
+# of the sequence in NAME_kept_h and NAME_kept_n (nvm_am: through pmem
+# commits) and returning them.  After a crash every row is kept and each
+# sequence goes on past them, as heap's, whose commits flush WAL past the
+# sequence's record.
+sub logged_case
+{
+	my ($name, $label, $store) = @_;
+	sql(qq{
+CREATE SEQUENCE ${name}_h;
+CREATE SEQUENCE ${name}_n;
+CREATE TABLE ${name}_kept_n (id int) USING nvm_am;
+CREATE TABLE ${name}_kept_h (id int) USING heap;
 CHECKPOINT;
 INSERT INTO copy_n VALUES (0, 'warm-up');
 });
-$records = nvm_stat($node, 'commit_records');
-$flushes = nvm_stat($node, 'async_commit_flushes');
-my %max;
-my @loggers;
-with_walwriter_stopped($node, sub {
+	my $records = nvm_stat($node, 'commit_records');
+	my $flushes = nvm_stat($node, 'async_commit_flushes');
+	my (%stored, @loggers);
+	with_walwriter_stopped($node, sub {
+		for my $t (qw(h n))
+		{
+			push @loggers, $node->background_psql('postgres');
+			$loggers[-1]->query_safe("BEGIN; SELECT nextval('${name}_$t')");
+			$stored{$t} = [ $store->("${name}_kept_$t", "${name}_$t") ];
+		}
+		is(nvm_stat($node, 'commit_records'), $records + @{ $stored{n} },
+			"$label: the nvm_am rows committed through pmem commit records");
+		cmp_ok(nvm_stat($node, 'async_commit_flushes'), '>', $flushes,
+			"$label: which flushed the sequence's record first");
+		crash_restart($node, $label);
+	});
+	$_->quit for @loggers;
 	for my $t (qw(h n))
 	{
-		my $logger = $node->background_psql('postgres');
-		$logger->query_safe("BEGIN; SELECT nextval('open_$t')");
-		push @loggers, $logger;
-		sql(qq{INSERT INTO open_kept_$t VALUES (nextval('open_$t'))});
-		my $v = sql(qq{SELECT nextval('open_$t')});
-		sql(qq{INSERT INTO open_kept_$t VALUES ($v)});
-		$max{$t} = $v;
+		my @v = sort { $a <=> $b } @{ $stored{$t} };
+		is(sql(qq{SELECT count(*) || ' ' || max(id) FROM ${name}_kept_$t}),
+			scalar(@v) . " $v[-1]", "$label, $t: the rows are kept");
+		cmp_ok(sql(qq{SELECT nextval('${name}_$t')}), '>', $v[-1],
+			"$label, $t: the sequence does not hand out the kept rows' values again");
 	}
-	is(nvm_stat($node, 'commit_records'), $records + 2,
-		'the nvm_am rows committed through pmem commit records');
-	cmp_ok(nvm_stat($node, 'async_commit_flushes'), '>', $flushes,
-		'which flushed the sequence\'s record first');
-	crash_restart($node, 'sequence logged by an open transaction');
-});
-$_->quit for @loggers;
-for my $t (qw(h n))
-{
-	is(sql(qq{SELECT count(*) || ' ' || max(id) FROM open_kept_$t}), "2 $max{$t}",
-		"$t: both rows are kept");
-	cmp_ok(sql(qq{SELECT nextval('open_$t')}), '>', $max{$t},
-		"$t: the sequence does not hand out the kept rows' values again");
 }
 
-# --- a sequence value taken in one session and stored by another -----------
-# The value is covered by the record of a transaction still open, taken by
-# a session whose transaction ends without a WAL flush (no xid), and stored
-# by another session through a pmem commit: as an application that asks
-# for the next id on one connection and inserts it on another.  Heap's
-# commit flushes WAL past the sequence's record; so must the pmem commit.
-sql(q{
-CREATE SEQUENCE pass_h;
-CREATE SEQUENCE pass_n;
-CREATE TABLE pass_kept_n (id int) USING nvm_am;
-CREATE TABLE pass_kept_h (id int) USING heap;
-CHECKPOINT;
-INSERT INTO copy_n VALUES (0, 'warm-up');
+# one row takes its value in the inserting transaction, one in a
+# transaction before it (as an application that asks for the next id
+# first)
+logged_case('open', 'sequence logged by an open transaction', sub {
+	my ($table, $seq) = @_;
+	my $in = sql(qq{INSERT INTO $table VALUES (nextval('$seq')) RETURNING id});
+	my $before = sql(qq{SELECT nextval('$seq')});
+	sql(qq{INSERT INTO $table VALUES ($before)});
+	return ($in, $before);
 });
-$records = nvm_stat($node, 'commit_records');
-my %passed;
-@loggers = ();
-with_walwriter_stopped($node, sub {
-	for my $t (qw(h n))
-	{
-		my $logger = $node->background_psql('postgres');
-		$logger->query_safe("BEGIN; SELECT nextval('pass_$t')");
-		push @loggers, $logger;
-		$passed{$t} = sql(qq{SELECT nextval('pass_$t')});
-		sql(qq{INSERT INTO pass_kept_$t VALUES ($passed{$t})});
-	}
-	is(nvm_stat($node, 'commit_records'), $records + 1,
-		'the nvm_am row committed through a pmem commit record');
-	crash_restart($node, 'sequence value passed between sessions');
+
+# the value is taken by a session whose transaction ends without a WAL
+# flush (it has no xid) and stored by another session only (as an
+# application that asks for the next id on one connection of its pool and
+# inserts it on another)
+logged_case('pass', 'sequence value passed between sessions', sub {
+	my ($table, $seq) = @_;
+	my $v = sql(qq{SELECT nextval('$seq')});
+	sql(qq{INSERT INTO $table VALUES ($v)});
+	return ($v);
 });
-$_->quit for @loggers;
-for my $t (qw(h n))
-{
-	is(sql(qq{SELECT count(*) || ' ' || max(id) FROM pass_kept_$t}), "1 $passed{$t}",
-		"$t: the row is kept");
-	cmp_ok(sql(qq{SELECT nextval('pass_$t')}), '>', $passed{$t},
-		"$t: the sequence does not hand out the value another session stored again");
-}
 
 # the check costs a pmem commit nothing when no asynchronous commit waits
 $flushes = nvm_stat($node, 'async_commit_flushes');
