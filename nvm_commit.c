@@ -572,6 +572,12 @@ NvmCommitSequenceTarget(void)
 		seqrel = try_relation_open(seq_used[i], AccessShareLock);
 		if (seqrel == NULL)
 			continue;
+		/* an unlogged or temporary sequence's values are not in WAL */
+		if (!RelationNeedsWAL(seqrel))
+		{
+			relation_close(seqrel, AccessShareLock);
+			continue;
+		}
 		buf = ReadBuffer(seqrel, 0);
 		target = Max(target, BufferGetLSNAtomic(buf));
 		ReleaseBuffer(buf);
@@ -612,6 +618,16 @@ NvmCommitSequencesPublish(void)
 
 	if (seq_nused == 0 && !seq_lost)
 		return;
+	/*
+	 * A standby's transactions take no values (they only read sequences,
+	 * and the main fork of an unlogged one does not exist there): there is
+	 * nothing to publish, and no pmem commit to flush for
+	 */
+	if (RecoveryInProgress())
+	{
+		NvmCommitSequencesFlushed();
+		return;
+	}
 	target = NvmCommitSequenceTarget();
 	NvmCommitSequencesFlushed();
 	end = pg_atomic_read_u64(&commit_shared->seq_end);
