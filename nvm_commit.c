@@ -517,7 +517,11 @@ NvmCommitNoteSequences(bool look)
 	int			n = 0;
 	bool		full = true;
 
-	if (MyProc == NULL)
+	/*
+	 * A standby's transactions take no values: they only read sequences
+	 * (and an unlogged one has no main fork there to read its LSN from)
+	 */
+	if (MyProc == NULL || RecoveryInProgress())
 		return;
 	LWLockAcquire(&MyProc->fpInfoLock, LW_SHARED);
 	for (int i = 0; i < FP_LOCK_SLOTS_PER_BACKEND; i++)
@@ -587,11 +591,11 @@ NvmCommitSequenceTarget(void)
 }
 
 /*
- * NvmCommitSequencesFlushed - WAL is flushed past everything this session
- * saw: forget the sequences remembered.
+ * NvmCommitSequencesForget - the sequences remembered are covered (WAL is
+ * flushed past their records, or their LSN is published): forget them.
  */
 static void
-NvmCommitSequencesFlushed(void)
+NvmCommitSequencesForget(void)
 {
 	seq_nused = 0;
 	seq_lost = false;
@@ -618,18 +622,8 @@ NvmCommitSequencesPublish(void)
 
 	if (seq_nused == 0 && !seq_lost)
 		return;
-	/*
-	 * A standby's transactions take no values (they only read sequences,
-	 * and the main fork of an unlogged one does not exist there): there is
-	 * nothing to publish, and no pmem commit to flush for
-	 */
-	if (RecoveryInProgress())
-	{
-		NvmCommitSequencesFlushed();
-		return;
-	}
 	target = NvmCommitSequenceTarget();
-	NvmCommitSequencesFlushed();
+	NvmCommitSequencesForget();
 	end = pg_atomic_read_u64(&commit_shared->seq_end);
 	while (end < target &&
 		   !pg_atomic_compare_exchange_u64(&commit_shared->seq_end, &end, target))
@@ -644,10 +638,10 @@ NvmCommitSequencesPublish(void)
  * published its own just before).  An asynchronous commit became visible
  * after NvmCommitAsyncBegin counted it; while any is counted, WAL is
  * flushed up to the insert position (their records are before it), else
- * up to the newest end published.  Without it a crash kept the pmem commit and lost
- * the asynchronous one it had read from (a row copied from a heap table, a
- * sequence value handed out again: t/045); PostgreSQL's own commits are
- * durable in WAL order.  Costs three atomic reads and a compare when no
+ * up to the newest end published.  Without it a crash kept the pmem commit
+ * and lost the asynchronous one it had read from (a row copied from a heap
+ * table, a sequence value handed out again: t/045); PostgreSQL's own
+ * commits are durable in WAL order.  Costs three atomic reads and a compare when no
  * asynchronous commit and no sequence record is unflushed.
  */
 static void
@@ -771,7 +765,7 @@ NvmCommitEnd(bool committed)
 	NvmCommitAsyncEnd(committed);
 	/* a commit record flushed: so is every WAL record before it */
 	if (committed && xact_had_xid && !XLogNeedsFlush(XactLastCommitEnd))
-		NvmCommitSequencesFlushed();
+		NvmCommitSequencesForget();
 	xact_had_xid = false;
 
 	if (xact_entry >= 0)
