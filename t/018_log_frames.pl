@@ -16,7 +16,6 @@ use NvmProc;
 
 my $node = nvm_node('logframes', "nvm_am.pool_size = '16MB'\nnvm_am.merge_cache_size = '2MB'\n");
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-sub stat_of { return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'}); }
 sub logs { return split /\|/, sql(q{SELECT log_frames_total, log_frames_used, log_frames_free FROM nvm_am.nvm_am_pool_info()}); }
 
 sql(q{CREATE EXTENSION nvm_am;
@@ -31,16 +30,16 @@ cmp_ok($lused, '<=', 2, 'after the load only the last page of each table has a l
 
 # change a row on every page: the first pages take all log frames, the
 # rest find none
-my $short0 = stat_of('log_frames_short');
-my $stolen0 = stat_of('log_frames_stolen');
+my $short0 = nvm_stat($node, 'log_frames_short');
+my $stolen0 = nvm_stat($node, 'log_frames_stolen');
 sql(q{UPDATE t SET v = v + 1 WHERE id % 50 = 0});
 sql(q{UPDATE t SET v = v + 1 WHERE id % 50 = 0});
 my (undef, $lused2, $lfree2) = logs();
 cmp_ok($lfree2, '<', $ltotal / 8, "log frames ran short ($lfree2 of $ltotal free)");
-cmp_ok(stat_of('log_frames_short') - $short0, '>', 0, 'changes that found no log frame were counted');
-cmp_ok(stat_of('log_frames_stolen') - $stolen0, '>', 0,
+cmp_ok(nvm_stat($node, 'log_frames_short') - $short0, '>', 0, 'changes that found no log frame were counted');
+cmp_ok(nvm_stat($node, 'log_frames_stolen') - $stolen0, '>', 0,
 	'pages given a log frame long before gave theirs back ('
-	  . (stat_of('log_frames_stolen') - $stolen0) . ')');
+	  . (nvm_stat($node, 'log_frames_stolen') - $stolen0) . ')');
 is(sql(q{SELECT count(*), sum(v) FROM t}), '36000|1440', 'every change is there');
 is(sql(q{SELECT count(*) FROM t WHERE v <> CASE WHEN id % 50 = 0 THEN 2 ELSE 0 END}), '0',
 	'each row has its own value');
@@ -50,15 +49,15 @@ is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check: so
 # back from the pages the first one changed (the ring of pages given one
 # is shared): after the few free ones are gone, none of them has to write
 # its page whole
-my $stolen1 = stat_of('log_frames_stolen');
-my $short1 = stat_of('log_frames_short');
+my $stolen1 = nvm_stat($node, 'log_frames_stolen');
+my $short1 = nvm_stat($node, 'log_frames_short');
 for my $i (0 .. 59)
 {
 	my $id = 25 + 100 * $i;
 	sql(qq{UPDATE u SET v = v + 1 WHERE id = $id});
 }
-my $stolen_u = stat_of('log_frames_stolen') - $stolen1;
-my $short_u = stat_of('log_frames_short') - $short1;
+my $stolen_u = nvm_stat($node, 'log_frames_stolen') - $stolen1;
+my $short_u = nvm_stat($node, 'log_frames_short') - $short1;
 cmp_ok($stolen_u, '>=', 60 - $lfree2 - 2,
 	"sessions of their own took log frames back ($stolen_u for 60 pages, $lfree2 were free)");
 cmp_ok($short_u - $stolen_u, '<=', 2,
@@ -68,11 +67,11 @@ is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('u')}), '0', 'nvm_am_check of 
 
 # VACUUM finds the pages all-visible and, log frames being short, gives
 # theirs back until a quarter of them are free
-my $dem0 = stat_of('log_frame_demotions');
+my $dem0 = nvm_stat($node, 'log_frame_demotions');
 sql('VACUUM t');
 my (undef, $lused3, $lfree3) = logs();
 cmp_ok($lfree3, '>=', int($ltotal / 4) - 1, "VACUUM gave log frames back ($lfree2 -> $lfree3 free of $ltotal)");
-cmp_ok(stat_of('log_frame_demotions') - $dem0, '>=', $lfree3 - $lfree2, 'and counted the pages it moved');
+cmp_ok(nvm_stat($node, 'log_frame_demotions') - $dem0, '>=', $lfree3 - $lfree2, 'and counted the pages it moved');
 is(sql(q{SELECT count(*), sum(v) FROM t}), '36000|1440', 'the rows after VACUUM');
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check after VACUUM: sound');
 

@@ -15,7 +15,6 @@ use NvmProc;
 
 my $node = nvm_node('prunexid');
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-sub stat_of { return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'}); }
 
 # a page full of rows (the inserter seals it into a plain frame when the
 # 62nd row does not fit), and one row on the next
@@ -34,9 +33,9 @@ $node->start;
 
 for my $id (2 .. 4)
 {
-	my $hot = stat_of('hot_updates');
+	my $hot = nvm_stat($node, 'hot_updates');
 	sql(qq{UPDATE t SET v = 1 WHERE id = $id});
-	is(stat_of('hot_updates'), $hot + 1, "after the restart row $id is updated HOT");
+	is(nvm_stat($node, 'hot_updates'), $hot + 1, "after the restart row $id is updated HOT");
 	is(sql(qq{SELECT (ctid::text::point)[0] FROM t WHERE id = $id}), '0', 'on its page');
 	if ($id == 2)
 	{
@@ -46,7 +45,7 @@ for my $id (2 .. 4)
 	}
 }
 is(sql(q{SELECT (ctid::text::point)[0] FROM t WHERE id = 1}), '1', 'the first update moved its row to page 1');
-ok(stat_of('pages_pruned') > 0, 'the page was pruned');
+ok(nvm_stat($node, 'pages_pruned') > 0, 'the page was pruned');
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('t')}), '0', 'nvm_am_check is clean');
 is(sql(q{SELECT count(*), sum(v) FROM t}), '62|5', 'every row is there once');
 

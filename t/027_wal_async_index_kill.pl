@@ -31,7 +31,6 @@ my $node = wal_node('kill', 1, "wal_writer_delay = '10s'\ncheckpoint_timeout = '
 	  . "shared_buffers = '1MB'\nwal_buffers = '16MB'\nbgwriter_lru_maxpages = 0\n"
 	  . "wal_log_hints = off\n");
 sub sql { return $node->safe_psql('postgres', $_[0]); }
-sub stat_of { return sql(qq{SELECT value FROM nvm_am.nvm_am_stats WHERE name = '$_[0]'}); }
 
 # half-full pages (no prune on read pays, which would flush the commit)
 for my $am (qw(heap nvm_am))
@@ -52,7 +51,7 @@ my $walwriter = sql(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'wal
 ok($walwriter > 0, 'the WAL writer runs');
 kill 'STOP', $walwriter;
 
-my $flushes = stat_of('relied_commit_flushes');
+my $flushes = nvm_stat($node, 'relied_commit_flushes');
 my $commit = sql(q{
 	SET synchronous_commit = off;
 	BEGIN;
@@ -88,7 +87,7 @@ for (1 .. 2)
 	is(sql(sprintf($scan, 'n_k')), '500', 'the deleted rows are not seen (nvm_am)');
 	is(sql(sprintf($scan, 'h_k')), '500', 'the deleted rows are not seen (heap)');
 }
-is(stat_of('relied_commit_flushes'), $flushes, 'no prune flushed WAL');
+is(nvm_stat($node, 'relied_commit_flushes'), $flushes, 'no prune flushed WAL');
 
 # evict the index pages: written out with no WAL flush (the heap twin's
 # changed pages stay, pinned)
