@@ -370,11 +370,13 @@ NvmRowLockUpdater(HeapTupleHeader t)
 /*
  * NvmRowLockUnlinkedUpdater - the running transaction (not ours) that is updating
  * tup without having linked the new version yet, or InvalidTransactionId.
- * A non-HOT update writes the old version's xmax, releases the page to
- * store the new version elsewhere and only then sets the old version's
- * ctid; a lock taken in between could not follow the chain to the new
- * version, so it waits for the updater instead (heap would not: it keeps
- * the new locker in the new version's xmax).  Caller holds the page lock.
+ * An update with TOAST work (or one that found the row changed under it
+ * too often) writes the old version's xmax, releases the page to store the
+ * new version and only then sets the old version's ctid; a lock taken in
+ * between could not follow the chain to the new version, so it waits for
+ * the updater instead (heap lets a FOR KEY SHARE lock through: it marks
+ * the old version locked, not updated, meanwhile).  Caller holds the page
+ * lock.
  */
 static TransactionId
 NvmRowLockUnlinkedUpdater(HeapTuple tup)
