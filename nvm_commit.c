@@ -102,6 +102,7 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "access/xlog_internal.h"
 #include "catalog/pg_class.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
@@ -482,6 +483,27 @@ NvmCommitAsyncEnd(bool committed)
 }
 
 /*
+ * NvmCommitInsertEnd - the WAL insert position as a position WAL can be
+ * flushed to: every record inserted so far ends at or before it.
+ * GetXLogInsertRecPtr gives the position where the next record's data
+ * would start, which, at the start of a WAL page, is after the page's
+ * header: that page is not written yet, and XLogFlush fails for a request
+ * beyond what has been ("xlog flush request ... is not satisfied", t/045).
+ * The page boundary is returned then.
+ */
+static XLogRecPtr
+NvmCommitInsertEnd(void)
+{
+	XLogRecPtr	pos = GetXLogInsertRecPtr();
+
+	if (XLogSegmentOffset(pos, wal_segment_size) == SizeOfXLogLongPHD)
+		return pos - SizeOfXLogLongPHD;
+	if (pos % XLOG_BLCKSZ == SizeOfXLogShortPHD)
+		return pos - SizeOfXLogShortPHD;
+	return pos;
+}
+
+/*
  * NvmCommitSeqEndRaise - raise seq_end, the WAL position every pmem commit
  * flushes to first, to target (an atomic maximum).
  */
@@ -558,7 +580,7 @@ NvmCommitSequencesPublish(void)
 		return;
 	n = NvmCommitLockedForWrite(relids);
 	if (n < 0)
-		target = GetXLogInsertRecPtr();
+		target = NvmCommitInsertEnd();
 	for (int i = 0; i < n; i++)
 	{
 		Relation	seqrel;
@@ -596,7 +618,7 @@ NvmCommitSequencesAbort(void)
 	if (MyProc == NULL || RecoveryInProgress())
 		return;
 	if (NvmCommitLockedForWrite(relids) != 0)
-		NvmCommitSeqEndRaise(GetXLogInsertRecPtr());
+		NvmCommitSeqEndRaise(NvmCommitInsertEnd());
 }
 
 /*
@@ -618,7 +640,7 @@ NvmCommitOrderFlush(void)
 	XLogRecPtr	target;
 
 	if (pg_atomic_read_u32(&commit_shared->async_running) > 0)
-		target = GetXLogInsertRecPtr();
+		target = NvmCommitInsertEnd();
 	else
 	{
 		pg_read_barrier();
@@ -674,7 +696,7 @@ NvmCommitPreCommit(void)
 		{
 			/* every entry waits for the WAL writer: flush WAL ourselves */
 			NvmPoolCountAdd(NVM_STAT_COMMIT_LOG_FULL, 1);
-			XLogFlush(GetXLogInsertRecPtr());
+			XLogFlush(NvmCommitInsertEnd());
 			entry = NvmCommitLogAlloc();
 		}
 	}
@@ -742,7 +764,7 @@ NvmCommitEnd(bool committed)
 		}
 		LWLockAcquire(NvmPoolCommitLogLock(i / NVM_COMMIT_PART_ENTRIES), LW_EXCLUSIVE);
 		/* a commit record is behind the insert position */
-		commit_shared->retire_lsn[i] = committed ? GetXLogInsertRecPtr() : 0;
+		commit_shared->retire_lsn[i] = committed ? NvmCommitInsertEnd() : 0;
 		LWLockRelease(NvmPoolCommitLogLock(i / NVM_COMMIT_PART_ENTRIES));
 	}
 	if (xact_wrote_nvm)
@@ -826,7 +848,7 @@ NvmCommitRecover(void)
 		else if (!TransactionIdDidCommit(xid) && !TransactionIdDidAbort(xid))
 		{
 			NvmXlogCommitResolved(xid, e->nsubxids, e->subxids);
-			lastlsn = GetXLogInsertRecPtr();
+			lastlsn = NvmCommitInsertEnd();
 			winners[nwinners++] = i;
 			continue;			/* cleared below, once clog knows */
 		}

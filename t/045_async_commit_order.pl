@@ -186,6 +186,60 @@ logged_case('aborted', 'identity value of an aborted transaction', sub {
 	  . "(SEQUENCE NAME aborted_$_[0]), v int) USING heap"
 });
 
+# The WAL insert position right at the start of a WAL page reads as the
+# position after the page's header, where nothing is written yet: a pmem
+# commit that flushed WAL to the insert position an abort published
+# failed with "xlog flush request ... is not satisfied --- flushed only to
+# ..." (t/004's upserts found it).  The WAL is padded with logical
+# messages until its insert position is at a page boundary, then a
+# transaction that locked a table aborts, and a pmem commit follows.
+my $pad = q{
+DO $$
+DECLARE
+	pos bigint;
+	room int;
+BEGIN
+	FOR i IN 1 .. 20 LOOP
+		pos := pg_current_wal_insert_lsn() - '0/0'::pg_lsn;
+		room := 8192 - pos % 8192;
+		-- at a page boundary: the page's header (24 bytes, 40 in the first
+		-- page of a segment) is counted
+		EXIT WHEN room IN (8192 - 24, 8192 - 40);
+		-- a message record is 50 bytes and its data's 2-byte header (5
+		-- bytes for data of 256 bytes or more) before the message itself
+		IF room >= 52 AND room - 52 < 230 THEN
+			PERFORM pg_logical_emit_message(false, 'p', repeat('x', room - 52));
+		ELSIF room >= 55 + 230 THEN
+			PERFORM pg_logical_emit_message(false, 'p', repeat('x', room - 55));
+		ELSE
+			PERFORM pg_logical_emit_message(false, 'p', 'x');
+		END IF;
+	END LOOP;
+END $$;
+SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn) % 8192 IN (24, 40);
+};
+sql(q{INSERT INTO copy_n VALUES (0, 'warm-up')});
+my ($at_boundary, $boundary_insert) = (0, '');
+for my $try (1 .. 5)
+{
+	$node->psql('postgres', $pad . q{
+BEGIN; LOCK TABLE copy_h IN ROW EXCLUSIVE MODE; ROLLBACK;
+SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn) % 8192 IN (24, 40);
+INSERT INTO copy_n VALUES (4, 'at a page boundary');
+}, stdout => \my $out, stderr => \my $err);
+	$boundary_insert = $err;
+	if ($out eq "t\nt")
+	{
+		$at_boundary = 1;
+		last;
+	}
+	# something else wrote WAL in between: try again
+	sql(q{DELETE FROM copy_n WHERE id = 4});
+}
+ok($at_boundary, 'the WAL insert position was at a page boundary at the abort');
+is($boundary_insert, '', 'a pmem commit after an abort at a WAL page boundary succeeds');
+is(sql(q{SELECT count(*) FROM copy_n WHERE id = 4}), '1', 'and its row is there');
+
 # the check costs a pmem commit nothing when no asynchronous commit waits
 $flushes = nvm_stat($node, 'async_commit_flushes');
 sql(q{INSERT INTO copy_n VALUES (2, 'sync')});
