@@ -184,11 +184,29 @@ SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
 # hand on 2026-11-28 (15.18's files); --only recovery --tests NAME runs any
 # file of the directory.
 RECOVERY = {
-    "recovery": ("001_stream_rep", "003_recovery_targets", "004_timeline_switch",
-                 "009_twophase", "012_subtransactions", "013_crash_restart",
-                 "014_unlogged_reinit", "015_promotion_pages", "021_row_visibility",
-                 "023_pitr_prepared_xact", "028_pitr_timelines",
-                 "032_relfilenode_reuse", "033_replay_tsp_drops", "034_create_database"),
+    # Not run: 017_shm (fails on heap here), 031_recovery_conflict (skipped
+    # upstream), 027_stream_regress (step 6 does it), and three that differ
+    # for reasons outside nvm_am's results (tried on 2026-11-28):
+    # 024_archive_recovery starts a server with wal_level = minimal, which
+    # WAL mode refuses (it passes without WAL); 039_end_of_wal expects a
+    # record header split 16 bytes before a page's end, and nvm_am's WAL
+    # before it puts the split 8 bytes before (it passes without WAL);
+    # 043_vacuum_horizon_floor streams to a standby without a slot while
+    # WAL mode's 35 % more WAL for its DELETE of 200,000 rows triggers a
+    # checkpoint that removes a segment the standby has not received yet,
+    # and without WAL it waits for heap's VACUUM to wait for a buffer pin
+    "recovery": ("001_stream_rep", "002_archiving", "003_recovery_targets",
+                 "004_timeline_switch", "005_replay_delay", "006_logical_decoding",
+                 "007_sync_rep", "008_fsm_truncation", "009_twophase",
+                 "010_logical_decoding_timelines", "012_subtransactions",
+                 "013_crash_restart", "014_unlogged_reinit", "015_promotion_pages",
+                 "016_min_consistency", "019_replslot_limit", "020_archive_status",
+                 "021_row_visibility", "022_crash_temp_files", "023_pitr_prepared_xact",
+                 "025_stuck_on_old_timeline", "026_overwrite_contrecord",
+                 "028_pitr_timelines", "029_stats_restart", "030_stats_cleanup_replica",
+                 "032_relfilenode_reuse", "033_replay_tsp_drops", "034_create_database",
+                 "037_invalid_database", "043_no_contrecord_switch",
+                 "045_archive_restartpoint"),
     "recovery_pool": ("013_crash_restart", "014_unlogged_reinit", "018_wal_optimize"),
     # pg_rewind's own files (in WAL mode), each in its local and remote
     # variants; the others (003-010) passed by hand on 2026-11-28
