@@ -41,9 +41,8 @@
  *	   follows synchronous_commit, as heap's does; see 6.
  *	   Before its record is persisted, a pmem commit flushes WAL past
  *	   every asynchronous WAL commit it could have seen and past the WAL
- *	   records covering the values any session took from sequences
- *	   (NvmCommitOrderFlush; published by NvmCommitSequencesPublish and
- *	   NvmCommitSequencesAbort):
+ *	   records of the sequences that ended transactions, of any session,
+ *	   took values from (NvmCommitOrderFlush, NvmCommitSequencesPublish):
  *	   a durable pmem commit never outlives a transaction it read from,
  *	   nor a sequence value it holds, which PostgreSQL's commits, flushed
  *	   in WAL order, never do either.
@@ -146,8 +145,8 @@ typedef struct NvmCommitShared
 	pg_atomic_uint64 async_end;
 
 	/*
-	 * A WAL position past the records covering the values taken from
-	 * sequences (NvmCommitSequencesPublish, NvmCommitSequencesAbort):
+	 * The newest LSN of a sequence's page that a transaction ending without
+	 * a WAL flush of its own took values from (NvmCommitSequencesPublish):
 	 * every pmem commit flushes WAL that far first.
 	 */
 	pg_atomic_uint64 seq_end;
@@ -170,6 +169,20 @@ static bool xact_wrote_nvm = false;
 static int	xact_entry = -1;
 static bool xact_async = false; /* counted in async_running */
 static bool xact_had_xid = false;	/* at pre-commit: writes a commit record */
+
+/*
+ * Sequences this session took values from (nextval, currval and setval
+ * lock a sequence RowExclusiveLock until the transaction ends), whose WAL
+ * record covering those values may still be unflushed, until the next
+ * pre-commit of the session publishes their pages' LSNs (seq_end) or a
+ * commit of the session is flushed.  seq_lost: one may have been missed
+ * (too many to remember, or a lock outside the fast-path slots): the WAL
+ * insert position is published instead.
+ */
+#define NVM_SEQ_REMEMBERED	8
+static Oid	seq_used[NVM_SEQ_REMEMBERED];
+static int	seq_nused = 0;
+static bool seq_lost = false;
 
 /*
  * RowExclusiveLock's bit in fast-path slot n of a PGPROC's fpLockBits:
@@ -504,33 +517,34 @@ NvmCommitInsertEnd(void)
 }
 
 /*
- * NvmCommitSeqEndRaise - raise seq_end, the WAL position every pmem commit
- * flushes to first, to target (an atomic maximum).
+ * NvmCommitNoteSequences - at the end of a transaction (pre-commit, or
+ * abort with look = false): remember the sequences it took values from.
+ * nextval logs a sequence's values ahead (32 at a time), and the values a
+ * later call hands out are durable only once that WAL record is flushed:
+ * heap's commits flush every record before their own, so a row that kept
+ * such a value outlives a crash only with the record, and the sequence
+ * never hands the value out again.  A pmem commit does not flush WAL, and
+ * the record may belong to a transaction still open (a concurrent insert
+ * that logged the sequence) or committed asynchronously.  Found through
+ * this backend's fast-path lock slots, which hold the RowExclusiveLock a
+ * sequence function takes (all slots in use: a lock may have gone to the
+ * main lock table, and seq_lost is set).  With look, only sequences are
+ * kept (a catalog lookup); an aborted transaction cannot look, and keeps
+ * every relation so locked for the next pmem commit to sort out.
  */
 static void
-NvmCommitSeqEndRaise(XLogRecPtr target)
+NvmCommitNoteSequences(bool look)
 {
-	uint64		end = pg_atomic_read_u64(&commit_shared->seq_end);
-
-	while (end < target &&
-		   !pg_atomic_compare_exchange_u64(&commit_shared->seq_end, &end, target))
-		;
-}
-
-/*
- * NvmCommitLockedForWrite - the relations this backend holds
- * RowExclusiveLock on through its fast-path lock slots, into relids (room
- * for FP_LOCK_SLOTS_PER_BACKEND); returns how many, or -1 when every slot
- * is in use (a lock may then have gone to the main lock table, out of
- * sight).  A sequence function (nextval, setval, and an identity column's
- * next value) takes that lock on the sequence until the transaction ends.
- */
-static int
-NvmCommitLockedForWrite(Oid *relids)
-{
+	Oid			relids[FP_LOCK_SLOTS_PER_BACKEND];
 	int			n = 0;
 	bool		full = true;
 
+	/*
+	 * A standby's transactions take no values: they only read sequences
+	 * (and an unlogged one has no main fork there to read its LSN from)
+	 */
+	if (MyProc == NULL || RecoveryInProgress())
+		return;
 	LWLockAcquire(&MyProc->fpInfoLock, LW_SHARED);
 	for (int i = 0; i < FP_LOCK_SLOTS_PER_BACKEND; i++)
 	{
@@ -540,99 +554,117 @@ NvmCommitLockedForWrite(Oid *relids)
 			relids[n++] = MyProc->fpRelId[i];
 	}
 	LWLockRelease(&MyProc->fpInfoLock);
-	return full ? -1 : n;
+	if (full)
+		seq_lost = true;
+	for (int i = 0; i < n; i++)
+	{
+		bool		known = false;
+
+		if (look && get_rel_relkind(relids[i]) != RELKIND_SEQUENCE)
+			continue;
+		for (int j = 0; j < seq_nused && !known; j++)
+			known = seq_used[j] == relids[i];
+		if (known)
+			continue;
+		if (seq_nused < NVM_SEQ_REMEMBERED)
+			seq_used[seq_nused++] = relids[i];
+		else
+			seq_lost = true;
+	}
 }
 
 /*
- * NvmCommitSequencesPublish - at pre-commit of a transaction that will not
- * flush WAL itself: raise seq_end past the WAL records covering the values
- * it took from sequences.  nextval logs a sequence's values ahead (32 at a
- * time), and the values a later call hands out are durable only once that
- * record is flushed: heap's commits flush every record before their own,
- * so a row that kept such a value outlives a crash only with the record,
- * and the sequence never hands the value out again.  A pmem commit does
- * not flush WAL, and the record may belong to a transaction still open (a
- * concurrent insert that logged the sequence) or committed
- * asynchronously.  Every pmem commit, of any session, flushes WAL to
- * seq_end first (NvmCommitOrderFlush): the value may reach another session
- * that stores it in an nvm_am table (an application that asks for the
- * next id on one connection of its pool and inserts it on another).
- *
- * The sequences are found through the fast-path lock slots
- * (NvmCommitLockedForWrite) and a relkind lookup; the newest LSN of their
- * pages covers their values.  Unlogged and temporary sequences are left
- * out (their values are not in WAL).  A lock that may be out of sight
- * publishes the insert position.  Published at the end of the transaction
- * that took the values: one it hands on while still open is not covered
- * (nextval is a built-in function, which the function manager calls
- * without its hooks, and no other hook sees a value taken).  Caller is at
- * pre-commit (catalogs and buffers can be read).
+ * NvmCommitSequenceTarget - how far WAL must be flushed for the values of
+ * the sequences NvmCommitNoteSequences remembered: the newest LSN of their
+ * pages (each value is covered by a record at or before it), or the insert
+ * position when one may have been missed.  Caller is in a transaction that
+ * can read catalogs and buffers (pre-commit).
  */
-static void
-NvmCommitSequencesPublish(void)
+static XLogRecPtr
+NvmCommitSequenceTarget(void)
 {
-	Oid			relids[FP_LOCK_SLOTS_PER_BACKEND];
-	int			n;
 	XLogRecPtr	target = InvalidXLogRecPtr;
 
-	/* a standby's transactions take no values (and have no xid) */
-	if (MyProc == NULL || RecoveryInProgress())
-		return;
-	n = NvmCommitLockedForWrite(relids);
-	if (n < 0)
-		target = NvmCommitInsertEnd();
-	for (int i = 0; i < n; i++)
+	if (seq_lost)
+		return NvmCommitInsertEnd();
+	for (int i = 0; i < seq_nused; i++)
 	{
 		Relation	seqrel;
 		Buffer		buf;
 
-		if (get_rel_relkind(relids[i]) != RELKIND_SEQUENCE)
+		/* a relation an aborted transaction locked, or a dropped sequence */
+		if (get_rel_relkind(seq_used[i]) != RELKIND_SEQUENCE)
 			continue;
-		seqrel = try_relation_open(relids[i], AccessShareLock);
+		seqrel = try_relation_open(seq_used[i], AccessShareLock);
 		if (seqrel == NULL)
 			continue;
-		if (RelationNeedsWAL(seqrel))
+		/* an unlogged or temporary sequence's values are not in WAL */
+		if (!RelationNeedsWAL(seqrel))
 		{
-			buf = ReadBuffer(seqrel, 0);
-			target = Max(target, BufferGetLSNAtomic(buf));
-			ReleaseBuffer(buf);
+			relation_close(seqrel, AccessShareLock);
+			continue;
 		}
+		buf = ReadBuffer(seqrel, 0);
+		target = Max(target, BufferGetLSNAtomic(buf));
+		ReleaseBuffer(buf);
 		relation_close(seqrel, AccessShareLock);
 	}
-	NvmCommitSeqEndRaise(target);
+	return target;
 }
 
 /*
- * NvmCommitSequencesAbort - at the abort of a transaction: values it took
- * from sequences stay taken, and may be handed on.  An aborted transaction
- * cannot look relations up, so any relation it locked RowExclusive
- * publishes the WAL insert position (covering every record written so
- * far).  (A subtransaction's abort keeps the sequence's lock: sequence.c
- * takes it for the top transaction, and its pre-commit finds it.)
+ * NvmCommitSequencesForget - the sequences remembered are covered (WAL is
+ * flushed past their records, or their LSN is published): forget them.
  */
 static void
-NvmCommitSequencesAbort(void)
+NvmCommitSequencesForget(void)
 {
-	Oid			relids[FP_LOCK_SLOTS_PER_BACKEND];
+	seq_nused = 0;
+	seq_lost = false;
+}
 
-	if (MyProc == NULL || RecoveryInProgress())
+/*
+ * NvmCommitSequencesPublish - at pre-commit of a transaction that will not
+ * flush WAL itself: raise seq_end to the LSN its session's sequence values
+ * need (NvmCommitSequenceTarget), and forget them.  Every pmem commit
+ * flushes WAL that far first, whichever session it runs in: the value a
+ * session took may reach another session that stores it in an nvm_am
+ * table (an application that asks for the next id in one transaction and
+ * inserts it in another, through another connection of its pool), and
+ * heap's commit there would flush WAL past the sequence's record too.
+ * Published before the commit: a value the transaction took is known to
+ * others only once it has ended (or, if it hands the value on while still
+ * open, not covered).
+ */
+static void
+NvmCommitSequencesPublish(void)
+{
+	XLogRecPtr	target;
+	uint64		end;
+
+	if (seq_nused == 0 && !seq_lost)
 		return;
-	if (NvmCommitLockedForWrite(relids) != 0)
-		NvmCommitSeqEndRaise(NvmCommitInsertEnd());
+	target = NvmCommitSequenceTarget();
+	NvmCommitSequencesForget();
+	end = pg_atomic_read_u64(&commit_shared->seq_end);
+	while (end < target &&
+		   !pg_atomic_compare_exchange_u64(&commit_shared->seq_end, &end, target))
+		;
 }
 
 /*
  * NvmCommitOrderFlush - before a pmem commit record is persisted: flush WAL
  * past every asynchronous WAL commit this transaction may have seen, and
- * past the records covering the values taken from sequences (seq_end:
- * this transaction published its own just before).  An asynchronous commit became visible
+ * past the records of the sequences that transactions ending without a
+ * flush took values from (seq_end, NvmCommitSequencesPublish: this one
+ * published its own just before).  An asynchronous commit became visible
  * after NvmCommitAsyncBegin counted it; while any is counted, WAL is
  * flushed up to the insert position (their records are before it), else
  * up to the newest end published.  Without it a crash kept the pmem commit
  * and lost the asynchronous one it had read from (a row copied from a heap
  * table, a sequence value handed out again: t/045); PostgreSQL's own
- * commits are durable in WAL order.  Costs three atomic reads and a
- * compare when no asynchronous commit and no sequence record is unflushed.
+ * commits are durable in WAL order.  Costs three atomic reads and a compare when no
+ * asynchronous commit and no sequence record is unflushed.
  */
 static void
 NvmCommitOrderFlush(void)
@@ -675,11 +707,14 @@ NvmCommitPreCommit(void)
 	/*
 	 * A commit that will flush WAL (an xid, WAL written, synchronous_commit
 	 * on: RecordTransactionCommit's rule) makes every sequence record before
-	 * it durable: no need to publish them.
+	 * it durable, and NvmCommitEnd forgets the notes: no need to take them.
 	 */
 	if (!xact_had_xid || XactLastRecEnd == InvalidXLogRecPtr ||
 		synchronous_commit == SYNCHRONOUS_COMMIT_OFF)
+	{
+		NvmCommitNoteSequences(true);
 		NvmCommitSequencesPublish();
+	}
 	if (!xact_wrote_nvm || !xact_had_xid)
 	{
 		NvmCommitAsyncBegin();
@@ -750,6 +785,9 @@ NvmCommitEnd(bool committed)
 	NvmXactSlot *slot;
 
 	NvmCommitAsyncEnd(committed);
+	/* a commit record flushed: so is every WAL record before it */
+	if (committed && xact_had_xid && !XLogNeedsFlush(XactLastCommitEnd))
+		NvmCommitSequencesForget();
 	xact_had_xid = false;
 
 	if (xact_entry >= 0)
@@ -931,7 +969,8 @@ NvmCommitXactCallback(XactEvent event, void *arg)
 			NvmCommitEnd(true);
 			break;
 		case XACT_EVENT_ABORT:
-			NvmCommitSequencesAbort();
+			/* values taken in a transaction that aborts stay taken */
+			NvmCommitNoteSequences(false);
 			NvmCommitEnd(false);
 			break;
 		case XACT_EVENT_PARALLEL_ABORT:
