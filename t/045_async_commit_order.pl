@@ -13,7 +13,9 @@
 # sequence value handed out by an asynchronous transaction, or covered by
 # the sequence's WAL record of a transaction still open (nextval logs
 # values ahead), was given out again after the crash, beside the row that
-# kept it, also when another session had taken the value.
+# kept it, also when another session had taken the value.  And the flush
+# such a commit makes first must aim at a position WAL can be flushed to,
+# also when the insert position is at the start of a WAL page.
 #
 # The WAL writer is stopped (SIGSTOP) around the transactions, so nothing
 # flushes them behind the test's back, and the server is SIGKILLed.  Heap
