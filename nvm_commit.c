@@ -452,6 +452,19 @@ NvmCommitRecordCarriesMore(void)
 }
 
 /*
+ * NvmCommitRaiseLsn - raise the shared LSN *lsn to at least target (an
+ * atomic maximum: async_end, seq_end).  No lock needed.
+ */
+static void
+NvmCommitRaiseLsn(pg_atomic_uint64 *lsn, XLogRecPtr target)
+{
+	uint64		now = pg_atomic_read_u64(lsn);
+
+	while (now < target && !pg_atomic_compare_exchange_u64(lsn, &now, target))
+		;
+}
+
+/*
  * NvmCommitAsyncBegin - at pre-commit of a transaction that commits through
  * WAL: if its commit record may be left unflushed (it has an xid, wrote WAL
  * and synchronous_commit is off), count it in async_running until its end
@@ -483,14 +496,7 @@ NvmCommitAsyncEnd(bool committed)
 		return;
 	xact_async = false;
 	if (committed)
-	{
-		uint64		end = pg_atomic_read_u64(&commit_shared->async_end);
-
-		while (end < XactLastCommitEnd &&
-			   !pg_atomic_compare_exchange_u64(&commit_shared->async_end, &end,
-											   XactLastCommitEnd))
-			;
-	}
+		NvmCommitRaiseLsn(&commit_shared->async_end, XactLastCommitEnd);
 	/* a full barrier: a reader that sees it uncounted sees its end */
 	pg_atomic_fetch_sub_u32(&commit_shared->async_running, 1);
 }
@@ -640,16 +646,12 @@ static void
 NvmCommitSequencesPublish(void)
 {
 	XLogRecPtr	target;
-	uint64		end;
 
 	if (seq_nused == 0 && !seq_lost)
 		return;
 	target = NvmCommitSequenceTarget();
 	NvmCommitSequencesForget();
-	end = pg_atomic_read_u64(&commit_shared->seq_end);
-	while (end < target &&
-		   !pg_atomic_compare_exchange_u64(&commit_shared->seq_end, &end, target))
-		;
+	NvmCommitRaiseLsn(&commit_shared->seq_end, target);
 }
 
 /*
@@ -663,8 +665,8 @@ NvmCommitSequencesPublish(void)
  * up to the newest end published.  Without it a crash kept the pmem commit
  * and lost the asynchronous one it had read from (a row copied from a heap
  * table, a sequence value handed out again: t/045); PostgreSQL's own
- * commits are durable in WAL order.  Costs three atomic reads and a compare when no
- * asynchronous commit and no sequence record is unflushed.
+ * commits are durable in WAL order.  Costs three atomic reads and a
+ * compare when no asynchronous commit and no sequence record is unflushed.
  */
 static void
 NvmCommitOrderFlush(void)
