@@ -92,21 +92,20 @@ cmp_ok(sql(q{SELECT nextval('seq_n')}), '>', $seq_n,
 is(sql(q{SELECT count(*) FROM kept_n}) . ' ' . sql(q{SELECT count(*) FROM kept_h}), '1 1',
 	'both stored sequence values are kept');
 
-# logged_case NAME, LABEL, STORE [, SEQUENCE] - sequences NAME_h and
-# NAME_n (made by the SQL that SEQUENCE, given h or n, returns; plain
-# sequences by default), each logged by a transaction left open (nextval
-# logs values ahead; the values other sessions take meanwhile are covered by
-# that record, which the open transaction has not flushed), and STORE
-# (TABLE, SEQUENCE) storing values of the sequence in NAME_kept_h and
-# NAME_kept_n (nvm_am: through pmem commits) and returning them.  After a crash every row is kept and each
+# logged_case NAME, LABEL, STORE - sequences NAME_h and NAME_n, each logged
+# by a transaction left open (nextval logs values ahead; the values other
+# sessions take meanwhile are covered by that record, which the open
+# transaction has not flushed), and STORE (TABLE, SEQUENCE) storing values
+# of the sequence in NAME_kept_h and NAME_kept_n (nvm_am: through pmem
+# commits) and returning them.  After a crash every row is kept and each
 # sequence goes on past them, as heap's, whose commits flush WAL past the
 # sequence's record.
 sub logged_case
 {
-	my ($name, $label, $store, $sequence) = @_;
-	$sequence //= sub { "CREATE SEQUENCE ${name}_$_[0]" };
-	sql($sequence->('h') . ';' . $sequence->('n') . ';');
+	my ($name, $label, $store) = @_;
 	sql(qq{
+CREATE SEQUENCE ${name}_h;
+CREATE SEQUENCE ${name}_n;
 CREATE TABLE ${name}_kept_n (id int) USING nvm_am;
 CREATE TABLE ${name}_kept_h (id int) USING heap;
 CHECKPOINT;
@@ -177,10 +176,10 @@ COMMIT;});
 
 # The WAL insert position right at the start of a WAL page reads as the
 # position after the page's header, where nothing is written yet: a pmem
-# commit that flushed WAL to the insert position an abort published
-# failed with "xlog flush request ... is not satisfied --- flushed only to
-# ..." (t/004's upserts found it, with a version that published it at
-# aborts).  The WAL is padded with logical messages until its insert
+# commit that flushed WAL to a published insert position failed with
+# "xlog flush request ... is not satisfied --- flushed only to ..."
+# (t/004's upserts found it, with a version that published it at every
+# abort).  The WAL is padded with logical messages until its insert
 # position is at a page boundary, then a transaction that holds more locks
 # than the fast-path slots (a sequence's lock may be out of sight: the
 # insert position is published) ends without a flush, and a pmem commit
