@@ -33,6 +33,17 @@ PGFILEDESC = "nvm_am - table access method on persistent memory"
 
 SHLIB_LINK += -lpmem
 PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+# only what PostgreSQL looks up by name is exported (_PG_init, the magic
+# block, the SQL functions, the recovery worker's entry): calls inside the
+# library go straight to the callee instead of through the PLT, and global
+# variables are addressed directly instead of through the GOT, as
+# PostgreSQL 16 builds every extension
+PG_CFLAGS += -fvisibility=hidden
+PG_CPPFLAGS += -DPGDLLEXPORT='__attribute__((visibility("default")))'
+# link-time optimisation: the small functions of one layer that another
+# calls on every read (page lock, page table, merge-cache lookup, pins) are
+# inlined across files; PGXS puts CFLAGS on the link line too
+PG_CFLAGS += -flto=auto
 
 # make NVM_ASSERTS=1: enable nvm_am's Assert()s on a server built without
 # --enable-cassert (the test command builds this way)

@@ -482,7 +482,7 @@ IplSetChecksum(int dirIndex, BlockNumber blkno, Page page)
  * (the images whose checksums are set before a write are in the cache
  * already).  Caller holds the page lock.
  */
-bool
+pg_noinline bool
 IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,
 				   uint16 *stored, uint16 *computed)
 {

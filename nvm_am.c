@@ -46,11 +46,11 @@
 
 PG_MODULE_MAGIC;
 
-PG_FUNCTION_INFO_V1(nvm_am_handler);
+NVM_SQL_FUNCTION(nvm_am_handler);
 
 static const TableAmRoutine nvm_methods;
 
-void		_PG_init(void);
+PGDLLEXPORT void _PG_init(void);
 
 #define NVM_OVERHEAD_BYTES_PER_TUPLE \
 	(MAXALIGN(SizeofHeapTupleHeader) + sizeof(ItemIdData))

@@ -66,11 +66,11 @@
 
 #include "nvm_am.h"
 
-PG_FUNCTION_INFO_V1(nvm_am_check);
-PG_FUNCTION_INFO_V1(nvm_am_stattuple);
-PG_FUNCTION_INFO_V1(nvm_am_get_raw_page);
-PG_FUNCTION_INFO_V1(nvm_am_page_log);
-PG_FUNCTION_INFO_V1(nvm_am_rowlocks);
+NVM_SQL_FUNCTION(nvm_am_check);
+NVM_SQL_FUNCTION(nvm_am_stattuple);
+NVM_SQL_FUNCTION(nvm_am_get_raw_page);
+NVM_SQL_FUNCTION(nvm_am_page_log);
+NVM_SQL_FUNCTION(nvm_am_rowlocks);
 
 typedef struct NvmCheckState
 {

@@ -21,8 +21,8 @@
 
 #include "nvm_am.h"
 
-PG_FUNCTION_INFO_V1(nvm_am_stats_values);
-PG_FUNCTION_INFO_V1(nvm_am_pool_info);
+NVM_SQL_FUNCTION(nvm_am_stats_values);
+NVM_SQL_FUNCTION(nvm_am_pool_info);
 
 static void
 NvmMonitorPutRow(Tuplestorestate *ts, TupleDesc desc, const char *name, uint64 value)

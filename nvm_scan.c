@@ -209,7 +209,7 @@ NvmScanFoldPage(NvmScanDesc scan, BlockNumber blkno)
  * NvmScanLoadPage - collect the offsets of the tuples of blkno that the scan's
  * snapshot sees and that pass its keys.  Takes the page lock shared.
  */
-static void
+static pg_noinline void
 NvmScanLoadPage(NvmScanDesc scan, BlockNumber blkno)
 {
 	Relation	rel = scan->rs_base.rs_rd;
@@ -602,7 +602,7 @@ NvmScanBitmapVisible(TableScanDesc sscan, HeapTuple tup)
 	return visible;
 }
 
-bool
+pg_noinline bool
 NvmScanBitmapNextBlock(TableScanDesc sscan, TBMIterateResult *tbmres)
 {
 	NvmScanDesc scan = (NvmScanDesc) sscan;

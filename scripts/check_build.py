@@ -9,7 +9,9 @@ What the sources ask of the compiler and a functional test cannot see:
     holds a prefetch instruction.  gcc takes a function made of prefetches
     alone for pure and drops every call to it; release builds of nvm_am
     once never prefetched, and the zero-copy read mode ran a sequential
-    scan 1.5 times slower than the copy mode for it.
+    scan 1.5 times slower than the copy mode for it.  The three are
+    pg_noinline, so that link-time optimisation (the Makefile's -flto)
+    keeps them as functions of their own to look into.
 
 Only on x86-64 with objdump (binutils, installed with gcc); elsewhere it
 says so and passes.  Prints "ok" or one line per problem and exits 1.
