@@ -46,7 +46,13 @@
 
 PG_MODULE_MAGIC;
 
-NVM_SQL_FUNCTION(nvm_am_handler);
+/*
+ * Functions that SQL calls: the library's symbols are hidden (Makefile), and
+ * PostgreSQL 15's PG_FUNCTION_INFO_V1 exports only the info function, while
+ * the server looks the function itself up by name too.
+ */
+PGDLLEXPORT Datum nvm_am_handler(PG_FUNCTION_ARGS);
+PG_FUNCTION_INFO_V1(nvm_am_handler);
 
 static const TableAmRoutine nvm_methods;
 

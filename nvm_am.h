@@ -45,17 +45,6 @@
 #include "nvm_pool.h"
 
 /*
- * NVM_SQL_FUNCTION - declare a function that SQL calls (LANGUAGE C in
- * nvm_am--*.sql) and its info function.  The library is built with hidden
- * symbols (see the Makefile); PostgreSQL 15's PG_FUNCTION_INFO_V1 exports
- * only the info function, and the server looks the function itself up by
- * name as well.
- */
-#define NVM_SQL_FUNCTION(name) \
-	extern PGDLLEXPORT Datum name(PG_FUNCTION_ARGS); \
-	PG_FUNCTION_INFO_V1(name)
-
-/*
  * A scan of an nvm_am table (sequential, TID range, bitmap, sample,
  * ANALYZE, and the scans of index builds).  The tuple returned last points
  * into cpage, pinned (cframe) until the scan moves on.
@@ -73,7 +62,7 @@ typedef struct NvmScanDescData
 	int			cindex;			/* current index in vis[] */
 	uint64		cframe;			/* pinned image of cblock, 0 if none */
 	Page		cpage;			/* its page */
-	char	   *copybuf;		/* cblock's copy (nvm_am.read_mode = copy) */
+	char	   *copybuf;		/* cblock's copy (nvm_am.read_mode = copy; else NULL) */
 	IplPrefetchCursor prefetch; /* the next block's image, while on cblock */
 	OffsetNumber vis[MaxHeapTuplesPerPage];
 	HeapTupleData tuple;		/* current tuple, points into the pool */

@@ -66,11 +66,17 @@
 
 #include "nvm_am.h"
 
-NVM_SQL_FUNCTION(nvm_am_check);
-NVM_SQL_FUNCTION(nvm_am_stattuple);
-NVM_SQL_FUNCTION(nvm_am_get_raw_page);
-NVM_SQL_FUNCTION(nvm_am_page_log);
-NVM_SQL_FUNCTION(nvm_am_rowlocks);
+/* functions that SQL calls, exported by name (see nvm_am.c) */
+PGDLLEXPORT Datum nvm_am_check(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum nvm_am_stattuple(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum nvm_am_get_raw_page(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum nvm_am_page_log(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum nvm_am_rowlocks(PG_FUNCTION_ARGS);
+PG_FUNCTION_INFO_V1(nvm_am_check);
+PG_FUNCTION_INFO_V1(nvm_am_stattuple);
+PG_FUNCTION_INFO_V1(nvm_am_get_raw_page);
+PG_FUNCTION_INFO_V1(nvm_am_page_log);
+PG_FUNCTION_INFO_V1(nvm_am_rowlocks);
 
 typedef struct NvmCheckState
 {

@@ -21,8 +21,11 @@
 
 #include "nvm_am.h"
 
-NVM_SQL_FUNCTION(nvm_am_stats_values);
-NVM_SQL_FUNCTION(nvm_am_pool_info);
+/* functions that SQL calls, exported by name (see nvm_am.c) */
+PGDLLEXPORT Datum nvm_am_stats_values(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum nvm_am_pool_info(PG_FUNCTION_ARGS);
+PG_FUNCTION_INFO_V1(nvm_am_stats_values);
+PG_FUNCTION_INFO_V1(nvm_am_pool_info);
 
 static void
 NvmMonitorPutRow(Tuplestorestate *ts, TupleDesc desc, const char *name, uint64 value)
