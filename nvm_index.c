@@ -42,7 +42,7 @@ typedef struct NvmIndexFetchData
 	IndexFetchTableData base;
 	int			dirIndex;
 	uint64		held;			/* pinned image of the tuple returned last */
-	char	   *copybuf;		/* its page's copy (nvm_am.read_mode = copy) */
+	char	   *copybuf;		/* its page's copy (nvm_am.read_mode = copy; else NULL) */
 	TransactionId lastXmin;		/* its xmin, checked when the caller comes back */
 	BlockNumber statblock;		/* block counted last in the statistics */
 	HeapTupleData tuple;
@@ -53,7 +53,7 @@ NvmIndexFetchBegin(Relation rel)
 {
 	NvmIndexFetchData *f = palloc0(sizeof(NvmIndexFetchData));
 
-	f->copybuf = palloc(BLCKSZ);
+	f->copybuf = IplCopyBuffer();
 
 	f->base.rel = rel;
 	f->dirIndex = NvmStorageRelDirIndex(rel);

@@ -71,6 +71,7 @@ typedef struct IplPageRef
 extern void IplLookPage(int dirIndex, BlockNumber blkno, IplPageRef *ref);
 extern bool IplPageInUse(int dirIndex, BlockNumber blkno);
 extern Page IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf);
+extern char *IplCopyBuffer(void);
 extern void IplDropPage(uint64 *held);
 extern uint64 IplPinPage(int dirIndex, BlockNumber blkno);
 

@@ -385,7 +385,7 @@ NvmScanBegin(Relation rel, Snapshot snapshot, int nkeys, ScanKey key,
 {
 	NvmScanDesc scan = palloc0(sizeof(NvmScanDescData));
 
-	scan->copybuf = palloc(BLCKSZ);
+	scan->copybuf = IplCopyBuffer();
 
 	RelationIncrementReferenceCount(rel);
 	scan->rs_base.rs_rd = rel;
