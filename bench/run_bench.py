@@ -287,12 +287,17 @@ COUNTERS_SQL = """SELECT (SELECT wal_bytes FROM pg_stat_wal)::bigint,
   (SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter),
   (SELECT value FROM nvm_am.nvm_am_stats WHERE name = 'pmem_bytes_written'),
   (SELECT checkpoints_req FROM pg_stat_bgwriter),
-  (SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench')"""
+  (SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench'),
+  (SELECT coalesce(sum(seq_scan), 0) FROM pg_stat_user_tables
+    WHERE relname IN ('pgbench_branches', 'pgbench_tellers')),
+  (SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_tables
+    WHERE relname IN ('pgbench_branches', 'pgbench_tellers'))"""
 
 
 def counters(db):
-    w, b, p, c, n = psql(db, COUNTERS_SQL)[0]
-    return dict(wal=int(w), pages=int(b) * BLCKSZ, pmem=int(p), ckpt=int(c), pgbench=int(n))
+    w, b, p, c, n, sq, ix = psql(db, COUNTERS_SQL)[0]
+    return dict(wal=int(w), pages=int(b) * BLCKSZ, pmem=int(p), ckpt=int(c), pgbench=int(n),
+                seq=int(sq), idx=int(ix))
 
 
 def checkpoint(db):
@@ -322,7 +327,7 @@ def begin_measure(db):
 
 def end_measure(db, start):
     end = checkpoint(db)
-    return {k: end[k] - start[k] for k in ("wal", "pages", "pmem")}
+    return {k: end[k] - start[k] for k in ("wal", "pages", "pmem", "seq", "idx")}
 
 
 # ----------------------------------------------------------------------
@@ -453,6 +458,11 @@ def pgbench_once(db, am, name, clients, duration, script=None, env=None, threads
     res["lat_p99_ms"] = percentile(lat, 99)
     res["tps_q1"], res["tps_q4"] = quarter_tps(ends)
     res.update(wal_bytes=delta["wal"], pmem_bytes=delta["pmem"], page_bytes=delta["pages"])
+    # TPC-B's plans: the generic plans of its UPDATEs of branches and tellers
+    # read them by sequential scan while they are small and by index once
+    # they have grown, and how far they grow depends on the engine's pruning
+    # (the share of sequential scans is printed under the table)
+    res.update(seq_scans=delta["seq"], idx_scans=delta["idx"])
     if status != "ok":
         note("%s %s %d clients: %s after %.0f s (-T %d). %s" % (name, am, clients, status.upper(),
                                                                elapsed, duration, detail))
@@ -716,6 +726,9 @@ def aggregate(results):
     agg["txns"] = sum(r["txns"] for r in ok)
     for k in ("wal_bytes", "pmem_bytes", "page_bytes"):
         agg[k] = sum(r[k] for r in ok) if ok else None
+    scans = [(r.get("seq_scans") or 0, r.get("idx_scans") or 0) for r in ok]
+    total = sum(a + b for a, b in scans)
+    agg["seq_share"] = sum(a for a, _ in scans) / total if total else None
     for k in ("lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "tps_q1", "tps_q4", "pool_growth"):
         vals = [r[k] for r in ok if r.get(k) is not None]
         agg[k] = statistics.median(vals) if vals else None
@@ -756,7 +769,11 @@ def rounds(cfg, rows, setups, workload, variant, run_one, prepare=None, cleanup=
                        position=pos + 1)
             rec.update(per_unit(res, res.get("txns")))
             RUNS.append(rec)
-            log("   round %d/%d %-15s tps %s" % (rnd + 1, cfg["runs"], s, fmt(res.get("tps"), ".0f")))
+            scans = (res.get("seq_scans") or 0) + (res.get("idx_scans") or 0)
+            log("   round %d/%d %-15s tps %s%s"
+                % (rnd + 1, cfg["runs"], s, fmt(res.get("tps"), ".0f"),
+                   ", branches/tellers by seq scan %.0f %%" % (100.0 * res["seq_scans"] / scans)
+                   if scans else ""))
     for s in setups:
         add_row(rows, s, workload, variant, aggregate(per[s]))
 
@@ -1343,11 +1360,11 @@ CSV_FIELDS = ["workload", "variant", "setup", "am", "status", "unit", "runs", "r
               "bytes_per_txn", "wal_per_txn", "pmem_per_txn", "pages_per_txn", "pss_bytes",
               "ratio_tps", "ratio_time_s", "ratio_min", "ratio_max", "ratio_overlaps_1",
               "ratio_lat_p99_ms", "ratio_bytes_per_txn", "pool_growth",
-              "rel_bytes", "pool_bytes", "heap_bytes", "ratio_space", "detail"]
+              "rel_bytes", "pool_bytes", "heap_bytes", "ratio_space", "seq_share", "detail"]
 RUN_FIELDS = ["workload", "variant", "setup", "round", "position", "status", "tps", "txns",
               "elapsed_s", "lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "tps_q1", "tps_q4",
               "bytes_per_txn", "wal_per_txn", "pmem_per_txn", "pages_per_txn",
-              "pool_free_before", "pool_growth", "detail"]
+              "pool_free_before", "pool_growth", "seq_scans", "idx_scans", "detail"]
 
 
 def write_csv(rows, path, fields=CSV_FIELDS):
@@ -1366,6 +1383,23 @@ def ratio_cell(r, key):
     if v is None:
         return "-"
     return ("~" if r.get("ratio_overlaps_1") else "") + format(v, ".2f")
+
+
+def plan_lines(rows):
+    """One line per TPC-B row: each set-up's share of sequential scans of
+    branches and tellers, marked * when a set-up's share differs from
+    heap's by more than a quarter."""
+    lines = []
+    for wl, variant in dict.fromkeys((r["workload"], r["variant"]) for r in rows):
+        got = [(r["setup"], r["seq_share"]) for r in rows
+               if (r["workload"], r["variant"]) == (wl, variant) and r.get("seq_share") is not None]
+        if not got:
+            continue
+        heap = dict(got).get("heap")
+        differs = heap is not None and any(abs(v - heap) > 0.25 for _, v in got)
+        lines.append("%s%s %s: %s" % ("* " if differs else "  ", wl, variant,
+                                       ", ".join("%s %.0f %%" % (st, 100 * v) for st, v in got)))
+    return lines
 
 
 def print_table(rows, cfg, quick, pool_bytes, machine=None, persist=None):
@@ -1433,6 +1467,15 @@ def print_table(rows, cfg, quick, pool_bytes, machine=None, persist=None):
                         for j, (c, w) in enumerate(zip(row, widths))).rstrip())
         if i == 0:
             print("  ".join("-" * w for w in widths))
+    plans = plan_lines(rows)
+    if plans:
+        print()
+        print("TPC-B's plans: share of the scans of pgbench_branches and pgbench_tellers that were "
+              "sequential (the generic plans of its UPDATEs scan them while they are small and use "
+              "their indexes once they have grown; how far they grow depends on the engine's "
+              "pruning, so rows marked * compare different plans as well as the engines):")
+        for line in plans:
+            print("  " + line)
     if SPACE:
         print()
         print("space after load: pool bytes the nvm_am tables took (delta of nvm_am_pool_info()."
