@@ -708,6 +708,14 @@ def add_row(rows, setup, workload, variant, res, unit="txn", units=None):
     log("   %-15s %-28s %s" % (setup, variant, summary(res)))
 
 
+def seq_share(results):
+    """The share of the scans of TPC-B's branches and tellers in results
+    (pgbench runs) that were sequential, or None when they made none."""
+    seq = sum(r.get("seq_scans") or 0 for r in results)
+    total = seq + sum(r.get("idx_scans") or 0 for r in results)
+    return seq / total if total else None
+
+
 def aggregate(results):
     """One row from the runs of a set-up: median / min / max tps of the
     runs that succeeded, bytes summed over them, latency percentiles as
@@ -726,9 +734,7 @@ def aggregate(results):
     agg["txns"] = sum(r["txns"] for r in ok)
     for k in ("wal_bytes", "pmem_bytes", "page_bytes"):
         agg[k] = sum(r[k] for r in ok) if ok else None
-    scans = [(r.get("seq_scans") or 0, r.get("idx_scans") or 0) for r in ok]
-    total = sum(a + b for a, b in scans)
-    agg["seq_share"] = sum(a for a, _ in scans) / total if total else None
+    agg["seq_share"] = seq_share(ok)
     for k in ("lat_avg_ms", "lat_p50_ms", "lat_p99_ms", "tps_q1", "tps_q4", "pool_growth"):
         vals = [r[k] for r in ok if r.get(k) is not None]
         agg[k] = statistics.median(vals) if vals else None
@@ -769,11 +775,11 @@ def rounds(cfg, rows, setups, workload, variant, run_one, prepare=None, cleanup=
                        position=pos + 1)
             rec.update(per_unit(res, res.get("txns")))
             RUNS.append(rec)
-            scans = (res.get("seq_scans") or 0) + (res.get("idx_scans") or 0)
+            share = seq_share([res])
             log("   round %d/%d %-15s tps %s%s"
                 % (rnd + 1, cfg["runs"], s, fmt(res.get("tps"), ".0f"),
-                   ", branches/tellers by seq scan %.0f %%" % (100.0 * res["seq_scans"] / scans)
-                   if scans else ""))
+                   ", branches/tellers by seq scan %.0f %%" % (100 * share)
+                   if share is not None else ""))
     for s in setups:
         add_row(rows, s, workload, variant, aggregate(per[s]))
 
