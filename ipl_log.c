@@ -1758,8 +1758,9 @@ IplUpdateTuple(Page page, BlockNumber blkno, HeapTuple newtup,
 }
 
 /*
- * IplPruneWrite - make the pruned line pointers of np (a copy of page
- * with line pointers changed, nothing else) the page's new state: a PRUNE
+ * IplPruneWrite - make the pruned line pointers of np (a copy of page's
+ * header and line pointers, some of them changed; the rest of np is
+ * scratch space) the page's new state: a PRUNE
  * record (IplPruneApply).  conflictXid is the newest xid of a tuple the
  * prune removes (for the conflicts of a hot standby's queries).  Returns
  * false, changing nothing, when the pool has no frame for the page.
@@ -2055,7 +2056,12 @@ IplPruneExecute(int dirIndex, BlockNumber blkno,
 	PGAlignedBlock copy;
 	Page		np = copy.data;
 
-	memcpy(np, page, BLCKSZ);
+	/*
+	 * np needs only the header and the line pointers here: IplPruneWrite
+	 * compares line pointers alone, and IplPruneApply copies the whole
+	 * page into np itself before it uses np for a new image.
+	 */
+	memcpy(np, page, Min(((PageHeader) page)->pd_lower, BLCKSZ));
 	for (int i = 0; i < nredirected; i++)
 		ItemIdSetRedirect(PageGetItemId(np, redirected[2 * i]), redirected[2 * i + 1]);
 	for (int i = 0; i < ndead; i++)

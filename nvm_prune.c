@@ -251,10 +251,11 @@ NvmPruneBeforeRead(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
  * pruned members of each chain, a root turned into a redirect or a dead
  * line pointer included, a redirect made dead not.  Without force the
  * removed tuples less the new dead line pointers are reported to pg_stat
- * (heap_page_prune_opt's rule); VACUUM reports its own counts.  Caller
+ * (heap_page_prune_opt's rule); VACUUM reports its own counts.  Not
+ * inlined, so that scripts/check_build.py finds its prefetch.  Caller
  * holds the page lock exclusively.
  */
-bool
+pg_noinline bool
 NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 			 TransactionId oldestXmin, int *ndeletedOut)
 {
@@ -282,6 +283,13 @@ NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno, bool force,
 		(!TransactionIdIsValid(pruneXid) ||
 		 !GlobalVisTestIsRemovableXid(vistest, pruneXid)))
 		return false;
+
+	/*
+	 * Every tuple header is read below, in line pointer order; prunes fill
+	 * holes rather than compact, so that order jumps about the page and
+	 * the CPU's own prefetcher does not follow it: ask for the lines first.
+	 */
+	IplPrefetchTuples(page);
 
 	/* which tuples are dead, and the oldest deleter of one that is not yet */
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
