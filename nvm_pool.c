@@ -181,6 +181,7 @@ typedef union NvmCounterRow
 } NvmCounterRow;
 
 static NvmCounterRow *pool_counter_rows = NULL;
+static pg_atomic_uint64 *my_counter_row = NULL; /* this process's, once known */
 
 /* the number of PGPROCs (ProcGlobal's allProcCount, known before it exists) */
 static inline int
@@ -346,13 +347,24 @@ typedef struct NvmTraceEvent
 	char		pad[3];
 } NvmTraceEvent;
 
+/* NvmPoolTracing - whether nvm_am.persist_trace asks for traces */
+static inline bool
+NvmPoolTracing(void)
+{
+	return unlikely(nvm_persist_trace != NULL && nvm_persist_trace[0] != '\0');
+}
+
+/*
+ * NvmPoolTrace - write one event to this process's trace; the caller made
+ * sure that traces are asked for (NvmPoolTracing), a test and a branch on
+ * every flush and drain rather than a call.
+ */
 static void
 NvmPoolTrace(char type, const void *addr, Size len)
 {
 	NvmTraceEvent ev;
 
-	if (nvm_persist_trace == NULL || nvm_persist_trace[0] == '\0' ||
-		pool_shared == NULL || !IsUnderPostmaster)
+	if (pool_shared == NULL || !IsUnderPostmaster)
 		return;
 	if (trace_fd < 0 || trace_pid != MyProcPid)
 	{
@@ -397,7 +409,8 @@ NvmPoolFlush(const void *addr, Size len)
 						pool_resolved_path)));
 	NvmPoolCountAdd(NVM_STAT_PMEM_BYTES_WRITTEN, len);
 	NvmPoolCountAdd(NVM_STAT_PMEM_FLUSHES, 1);
-	NvmPoolTrace('F', addr, len);
+	if (NvmPoolTracing())
+		NvmPoolTrace('F', addr, len);
 }
 
 /*
@@ -409,7 +422,8 @@ NvmPoolDrain(void)
 	if (pool_is_pmem)
 		pmem_drain();
 	NvmPoolCountAdd(NVM_STAT_PMEM_DRAINS, 1);
-	NvmPoolTrace('D', NULL, 0);
+	if (NvmPoolTracing())
+		NvmPoolTrace('D', NULL, 0);
 }
 
 /*
@@ -875,7 +889,7 @@ NvmPoolCheckTraceDir(void)
 	struct stat st;
 	const char *detail = NULL;
 
-	if (nvm_persist_trace == NULL || nvm_persist_trace[0] == '\0')
+	if (!NvmPoolTracing())
 		return;
 	if (stat(nvm_persist_trace, &st) != 0)
 		detail = errno == ENOENT ? "The directory does not exist." :
@@ -1265,15 +1279,21 @@ NvmPoolShmemInit(uint64 extra_pins)
 void
 NvmPoolCountAdd(NvmCounter c, uint64 n)
 {
-	if (MyProc != NULL && pool_counter_rows != NULL &&
-		MyProc->pgprocno < NvmPoolCounterProcs())
-	{
-		pg_atomic_uint64 *v = &pool_counter_rows[MyProc->pgprocno].c[c];
+	pg_atomic_uint64 *row = my_counter_row;
 
-		pg_atomic_write_u64(v, pg_atomic_read_u64(v) + n);
+	/* the row is looked up once; not after ProcKill gave the PGPROC back */
+	if (unlikely(row == NULL || MyProc == NULL))
+	{
+		if (MyProc == NULL || pool_counter_rows == NULL ||
+			MyProc->pgprocno >= NvmPoolCounterProcs())
+		{
+			if (pool_shared)
+				pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
+			return;
+		}
+		row = my_counter_row = pool_counter_rows[MyProc->pgprocno].c;
 	}
-	else if (pool_shared)
-		pg_atomic_fetch_add_u64(&pool_shared->counters[c], n);
+	pg_atomic_write_u64(&row[c], pg_atomic_read_u64(&row[c]) + n);
 }
 
 uint64
