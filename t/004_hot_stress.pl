@@ -16,7 +16,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use List::Util ();
 use FindBin;
 use lib $FindBin::RealBin;
@@ -199,7 +198,6 @@ END $$;
 # ---------------------------------------------------------------------------
 # pgbench scripts
 # ---------------------------------------------------------------------------
-my $dir = PostgreSQL::Test::Utils::tempdir;
 my %script = (
 	w_hot => q{
 \set a random(1, 100)
@@ -328,57 +326,23 @@ INSERT INTO kv VALUES (:k, 0, 'x') ON CONFLICT DO NOTHING;
 \set a random(1, 100)
 UPDATE hotonly SET n = n + 1 WHERE id = :a;
 },);
-for my $name (keys %script)
-{
-	open my $fh, '>', "$dir/$name.sql" or die "$dir/$name.sql: $!";
-	print $fh $script{$name};
-	close $fh;
-}
-
-# start pgbench in the background
-my @conn = ('-h', $node->host, '-p', $node->port, '-n', 'postgres');
-sub start_pgbench
-{
-	my ($label, $clients, $seconds, @files) = @_;
-	my ($out, $err) = ('', '');
-	my @cmd = ('pgbench', @conn, '-c', $clients, '-j', $clients,
-		'-T', $seconds, '--max-tries=1000',
-		map { my ($f, $w) = split /@/; ('-f', "$dir/$f.sql" . (defined $w ? "\@$w" : '')) } @files);
-	my $h = IPC::Run::start(\@cmd, '>', \$out, '2>', \$err);
-	return { label => $label, h => $h, out => \$out, err => \$err };
-}
-
-sub finish_pgbench
-{
-	my ($run) = @_;
-	$run->{h}->finish;
-	my $rc = $run->{h}->result(0);
-	my $out = ${ $run->{out} };
-	my $err = ${ $run->{err} };
-	my ($done) = $out =~ /number of transactions actually processed: (\d+)/;
-	$done //= 0;
-	is($rc, 0, "$run->{label}: pgbench succeeded");
-	unlike($err, qr/aborted|INVARIANT/, "$run->{label}: no client aborted, no invariant broken")
-	  or diag($err);
-	cmp_ok($done, '>', 0, "$run->{label}: did some work ($done transactions)");
-	return $done;
-}
+my $dir = pgbench_scripts(%script);
 
 my $pruned0 = nvm_stat($node, 'pages_pruned');
 my $hot0 = nvm_stat($node, 'hot_updates');
 
 my @runs = (
-	start_pgbench('writers', 8, $duration,
+	start_pgbench($node, $dir, 'writers', 8, $duration,
 		'w_hot@6', 'w_nonhot@2', 'w_lock@2', 'w_reins@1', 'w_abort@2'),
-	start_pgbench('seq/index/bitmap readers', 3, $duration, 'r_seq', 'r_idx', 'r_bmp'),
-	start_pgbench('repeatable read readers', 2, $duration, 'r_rr'),
-	start_pgbench('slow cursors', 3, $duration, 'r_cur0', 'r_cur1', 'r_cur2'),
-	start_pgbench('index builds', 1, $duration, 'd_cic'),
-	start_pgbench('vacuum/analyze', 1, $duration, 'm_vac'),
-	start_pgbench('hot-only writers', 2, $duration, 'h_hot'),
-	start_pgbench('upserts', 3, $duration, 'k_upsert'),
-	start_pgbench('key updates', 2, $duration, 'k_hot'),
-	start_pgbench('duplicate inserts', 2, $duration, 'k_dup'));
+	start_pgbench($node, $dir, 'seq/index/bitmap readers', 3, $duration, 'r_seq', 'r_idx', 'r_bmp'),
+	start_pgbench($node, $dir, 'repeatable read readers', 2, $duration, 'r_rr'),
+	start_pgbench($node, $dir, 'slow cursors', 3, $duration, 'r_cur0', 'r_cur1', 'r_cur2'),
+	start_pgbench($node, $dir, 'index builds', 1, $duration, 'd_cic'),
+	start_pgbench($node, $dir, 'vacuum/analyze', 1, $duration, 'm_vac'),
+	start_pgbench($node, $dir, 'hot-only writers', 2, $duration, 'h_hot'),
+	start_pgbench($node, $dir, 'upserts', 3, $duration, 'k_upsert'),
+	start_pgbench($node, $dir, 'key updates', 2, $duration, 'k_hot'),
+	start_pgbench($node, $dir, 'duplicate inserts', 2, $duration, 'k_dup'));
 my %done = map { $_->{label} => finish_pgbench($_) } @runs;
 
 # ---------------------------------------------------------------------------
@@ -446,14 +410,14 @@ is(nvm_stat($node, 'frames_reclaimed'), nvm_stat($node, 'frames_retired'),
 # overlap.  Without working pruning each round would need over a thousand,
 # so a round may grow the table by one page per 3,000 transactions (at
 # least 16).
-my $run = start_pgbench('hot-only, first round', 4, 5, 'h_hot');
+my $run = start_pgbench($node, $dir, 'hot-only, first round', 4, 5, 'h_hot');
 finish_pgbench($run);
 my $frames1 = nvm_stat($node, 'frames_allocated');
 my $pruned1 = nvm_stat($node, 'pages_pruned');
 my $upd1 = nvm_stat($node, 'tuples_updated');
 my $hot1 = nvm_stat($node, 'hot_updates');
 my $ext1 = nvm_stat($node, 'pages_extended');
-$run = start_pgbench('hot-only, second round', 4, 5, 'h_hot');
+$run = start_pgbench($node, $dir, 'hot-only, second round', 4, 5, 'h_hot');
 my $done = finish_pgbench($run);
 my $upd = nvm_stat($node, 'tuples_updated') - $upd1;
 my $hot = nvm_stat($node, 'hot_updates') - $hot1;
@@ -470,8 +434,8 @@ SET enable_seqscan = off; SET enable_bitmapscan = off;
 SELECT count(*) FROM hotonly WHERE id BETWEEN 1 AND 100}), '100', 'hotonly: every row through the index');
 
 # HOT updates of a few rows with VACUUM (FREEZE) running right behind them
-$run = start_pgbench('updates racing freezes', 4, 8, 'f_upd');
-my $frun = start_pgbench('freezes', 1, 8, 'f_freeze');
+$run = start_pgbench($node, $dir, 'updates racing freezes', 4, 8, 'f_upd');
+my $frun = start_pgbench($node, $dir, 'freezes', 1, 8, 'f_freeze');
 my $fdone = finish_pgbench($run);
 finish_pgbench($frun);
 my $q_frz = q{SELECT count(*) || ':' || sum(n) FROM frz};

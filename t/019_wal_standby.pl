@@ -14,7 +14,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
@@ -49,27 +48,10 @@ like(psql_p(qq{SELECT description FROM pg_get_wal_records_info('$lsn0', pg_curre
 	qr/^entry \d+ (patch|prune|prune_fill), \d+ bytes/, 'a page change is described');
 
 # pgbench writing while the base backup copies the pool
-sub start_pgbench
-{
-	my ($node, $secs) = @_;
-	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '2', '-T', $secs, '-h', $node->host,
-		  '-p', $node->port, 'postgres' ],
-		'>', \$out, '2>', \$err);
-	return [ $h, \$out, \$err ];
-}
-sub finish_pgbench
-{
-	my ($run, $name) = @_;
-	$run->[0]->finish;
-	like(${ $run->[1] }, qr/number of transactions actually processed: [1-9]/,
-		"$name: pgbench committed transactions");
-}
-my $run = start_pgbench($primary, 6);
+my $run = start_pgbench($primary, undef, 'during the base backup', 2, 6);
 sleep 1;
 $primary->backup('bkp');
-finish_pgbench($run, 'during the base backup');
+finish_pgbench($run);
 
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'bkp', has_streaming => 1);
@@ -104,11 +86,11 @@ cmp_ok($standby->safe_psql('postgres',
 is($standby->safe_psql('postgres', $kvq), psql_p($kvq), 'hot standby: kv after the prune');
 
 # more writes, a crash of the standby in the middle of replay, catch-up
-$run = start_pgbench($primary, 4);
+$run = start_pgbench($primary, undef, 'while the standby crashed', 2, 4);
 sleep 2;
 $standby->stop('immediate');
 $standby->start;
-finish_pgbench($run, 'while the standby crashed');
+finish_pgbench($run);
 psql_p(q{UPDATE kv SET v = v || 'x' WHERE k % 10 = 0;
          DELETE FROM kv WHERE k % 100 = 1;
          VACUUM kv;
@@ -161,8 +143,8 @@ ok(!$standby->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relnam
 
 # the promoted standby writes to its nvm_am tables
 $standby->safe_psql('postgres', q{INSERT INTO kv VALUES (100001, 'new'); INSERT INTO scratch VALUES (1);});
-$run = start_pgbench($standby, 2);
-finish_pgbench($run, 'on the promoted standby');
+$run = start_pgbench($standby, undef, 'on the promoted standby', 2, 2);
+finish_pgbench($run);
 is($standby->safe_psql('postgres', q{SELECT v FROM kv WHERE k = 100001}), 'new',
 	'a row written on the promoted standby');
 is($standby->safe_psql('postgres', q{SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(bbalance) FROM pgbench_branches)}),
@@ -176,10 +158,10 @@ is($standby->safe_psql('postgres', q{SELECT v FROM kv WHERE k = 100001}), 'new',
 my $hist0 = $standby->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history');
 $standby->command_ok([ 'pgbench', '-n', '-c', '2', '-t', '500', '-h', $standby->host,
 	'-p', $standby->port, 'postgres' ], '1000 pgbench transactions');
-$run = start_pgbench($standby, 3);
+$run = start_pgbench($standby, undef, 'under load before a crash', 2, 3);
 sleep 1;
 $standby->stop('immediate');
-$run->[0]->finish;
+$run->{h}->finish;
 $standby->start;
 cmp_ok($standby->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history'), '>=', $hist0 + 1000,
 	'after a crash under load: every acknowledged transaction is there');

@@ -13,7 +13,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
@@ -34,7 +33,6 @@ sql(q{CREATE EXTENSION nvm_am;
 my $rr = $node->background_psql('postgres');
 $rr->query_safe(q{BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM acc;});
 
-my $dir = PostgreSQL::Test::Utils::tempdir;
 my %script = (
 	upd => q{\set id random(1, 12)
 BEGIN;
@@ -65,36 +63,14 @@ SELECT balance FROM acc WHERE id = :id FOR NO KEY UPDATE;
 END;
 },
 );
-for my $name (keys %script)
-{
-	open my $fh, '>', "$dir/$name.sql" or die "$dir/$name.sql: $!";
-	print $fh $script{$name};
-	close $fh;
-}
-
-my @conn = ('-h', $node->host, '-p', $node->port, '-n', 'postgres');
-sub start_pgbench
-{
-	my ($label, $clients, $seconds, @files) = @_;
-	my ($out, $err) = ('', '');
-	my @cmd = ('pgbench', @conn, '-c', $clients, '-j', $clients, '-T', $seconds,
-		'--max-tries=1000', map { ('-f', "$dir/$_.sql") } @files);
-	my $h = IPC::Run::start(\@cmd, '>', \$out, '2>', \$err);
-	return { label => $label, h => $h, out => \$out, err => \$err };
-}
+my $dir = pgbench_scripts(%script);
 
 my $retries0 = nvm_stat($node, 'update_retries');
 my $updated0 = nvm_stat($node, 'tuples_updated');
 my @runs = (
-	start_pgbench('updaters', 4, 12, 'upd', 'upd2'),
-	start_pgbench('lockers', 4, 12, 'lock_share', 'lock_key', 'lock_upd'));
-for my $run (@runs)
-{
-	$run->{h}->finish;
-	is($run->{h}->result(0), 0, "$run->{label}: pgbench succeeded")
-	  or diag(${ $run->{err} });
-	like(${ $run->{out} }, qr/actually processed: [1-9]/, "$run->{label}: did some work");
-}
+	start_pgbench($node, $dir, 'updaters', 4, 12, 'upd', 'upd2'),
+	start_pgbench($node, $dir, 'lockers', 4, 12, 'lock_share', 'lock_key', 'lock_upd'));
+finish_pgbench($_) for @runs;
 my $updates = nvm_stat($node, 'tuples_updated') - $updated0;
 my $retries = nvm_stat($node, 'update_retries') - $retries0;
 cmp_ok($updates, '>', 1000, "$updates updates");

@@ -26,7 +26,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
@@ -63,7 +62,6 @@ $standby->start;
 $primary->wait_for_catchup($standby);
 
 # the scripts
-my $dir = PostgreSQL::Test::Utils::tempdir;
 my %script = (
 	xfer => q{\set a random(1, 100)
 \set b random(1, 100)
@@ -119,38 +117,7 @@ VACUUM parent;
 SELECT 'the standby sees balances that do not add up' :: int;
 \endif
 },);
-for my $name (keys %script)
-{
-	open my $fh, '>', "$dir/$name.sql" or die $!;
-	print $fh $script{$name};
-	close $fh;
-}
-
-# start_pgbench NODE, CLIENTS, SECS, SCRIPTS... - pgbench in the background
-sub start_pgbench
-{
-	my ($node, $clients, $secs, @files) = @_;
-	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start(
-		[ 'pgbench', '-n', '-c', $clients, '-j', 2, '-T', $secs, '--max-tries=50',
-		  (map { ('-f', "$dir/$_") } @files), '-h', $node->host, '-p', $node->port,
-		  'postgres' ],
-		'>', \$out, '2>', \$err);
-	return [ $h, \$out, \$err ];
-}
-
-# finish_pgbench RUN, NAME, KILLED - wait for it; unless its server was
-# killed, it must have committed transactions and failed none
-sub finish_pgbench
-{
-	my ($run, $name, $killed) = @_;
-	$run->[0]->finish;
-	return if $killed;
-	like(${ $run->[1] }, qr/number of transactions actually processed: [1-9]/,
-		"$name: transactions committed");
-	unlike(${ $run->[2] }, qr/aborted|error/i, "$name: no client failed")
-		or diag(${ $run->[2] });
-}
+my $dir = pgbench_scripts(%script);
 
 my $compare = q{
 SELECT 'acct', sum(bal), count(*), md5(string_agg(format('%s/%s/%s', id, bal, pad), ',' ORDER BY id)) FROM acct;
@@ -191,11 +158,13 @@ sub check
 
 for my $round ('undisturbed', 'standby killed', 'primary killed')
 {
-	my $work = start_pgbench($primary, 8, 8,
-		'xfer.sql@4', 'upsert.sql@2', 'churn.sql@2', 'fk.sql@2', 'lock.sql@1');
-	my $vac = start_pgbench($primary, 1, 8, 'vacuum.sql');
+	my $work = start_pgbench($primary, $dir, "$round, primary", 8, 8,
+		'xfer@4', 'upsert@2', 'churn@2', 'fk@2', 'lock@1', '--jobs=2', '--max-tries=50');
+	my $vac = start_pgbench($primary, $dir, "$round, VACUUM", 1, 8, 'vacuum', '--max-tries=50');
 	my $read;
-	$read = start_pgbench($standby, 2, 8, 'read.sql') if $round eq 'undisturbed';
+	$read = start_pgbench($standby, $dir, "$round, standby readers", 2, 8, 'read',
+		'--max-tries=50')
+	  if $round eq 'undisturbed';
 	if ($round ne 'undisturbed')
 	{
 		sleep 4;
@@ -203,9 +172,16 @@ for my $round ('undisturbed', 'standby killed', 'primary killed')
 		ok(kill_server($victim), "$round: server gone after SIGKILL");
 		$victim->start;
 	}
-	finish_pgbench($work, "$round, primary", $round eq 'primary killed');
-	finish_pgbench($vac, "$round, VACUUM", $round eq 'primary killed');
-	finish_pgbench($read, "$round, standby readers") if $read;
+	if ($round eq 'primary killed')
+	{
+		# their server went away under them: they end, with errors
+		$_->{h}->finish for ($work, $vac);
+	}
+	else
+	{
+		finish_pgbench($_) for ($work, $vac);
+	}
+	finish_pgbench($read) if $read;
 
 	$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 	is($standby->safe_psql('postgres', $compare), $primary->safe_psql('postgres', $compare),

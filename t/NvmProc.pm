@@ -12,9 +12,11 @@ use Exporter 'import';
 
 our @EXPORT = qw(proc_stat postmaster_pid children_of wait_gone kill_server crash_restart nvm_stat read_bytes write_bytes
   nvm_node wal_node archive_current_wal pool_layout pool_dir_entry pool_pt_root pool_pte pool_log_records vacuum_index_lines
-  throttled_vacuum crc32c_add crc32c $WALWRITER_IDLE_CONF with_walwriter_stopped);
+  throttled_vacuum crc32c_add crc32c $WALWRITER_IDLE_CONF with_walwriter_stopped
+  pgbench_scripts start_pgbench finish_pgbench);
 
 use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
 
@@ -354,6 +356,61 @@ sub throttled_vacuum
 		  '-c', "VACUUM $args" ],
 		'>', \$out, '2>', \$err);
 	return ($h, \$out, \$err);
+}
+
+# pgbench_scripts NAME => TEXT... - a new temporary directory holding each
+# TEXT as NAME.sql, for start_pgbench
+sub pgbench_scripts
+{
+	my (%script) = @_;
+	my $dir = PostgreSQL::Test::Utils::tempdir;
+
+	for my $name (keys %script)
+	{
+		open my $fh, '>', "$dir/$name.sql" or die "$dir/$name.sql: $!";
+		print $fh $script{$name};
+		close $fh;
+	}
+	return $dir;
+}
+
+# start_pgbench NODE, DIR, LABEL, CLIENTS, SECONDS, SCRIPTS... - pgbench in
+# the background on NODE's database postgres: CLIENTS clients, one thread
+# each, for SECONDS, running DIR/NAME.sql for each NAME of SCRIPTS
+# (NAME@WEIGHT weighs it; no NAME: pgbench's built-in TPC-B), retrying
+# serialization failures and deadlocks up to 1000 times.  A SCRIPTS element that starts with "-" is a pgbench
+# option, given after those and overriding them (--jobs=2,
+# --max-tries=50).  Returns the run, for finish_pgbench.
+sub start_pgbench
+{
+	my ($node, $dir, $label, $clients, $seconds, @scripts) = @_;
+	my ($out, $err) = ('', '');
+	my @cmd = ('pgbench', '-h', $node->host, '-p', $node->port, '-n',
+		'-c', $clients, '-j', $clients, '-T', $seconds, '--max-tries=1000',
+		(grep { /^-/ } @scripts),
+		map { my ($f, $w) = split /@/; ('-f', "$dir/$f.sql" . (defined $w ? "\@$w" : '')) }
+		  grep { !/^-/ } @scripts);
+	my $h = IPC::Run::start([ @cmd, 'postgres' ], '>', \$out, '2>', \$err);
+	return { label => $label, h => $h, out => \$out, err => \$err };
+}
+
+# finish_pgbench RUN - wait for a start_pgbench run: it exited with status
+# 0, no client aborted or reported an error (a script that finds an
+# invariant broken fails a statement, or prints INVARIANT), and it
+# committed transactions; returns how many
+sub finish_pgbench
+{
+	my ($run) = @_;
+	$run->{h}->finish;
+	my $rc = $run->{h}->result(0);
+	my ($done) = ${ $run->{out} } =~ /number of transactions actually processed: (\d+)/;
+	$done //= 0;
+	is($rc, 0, "$run->{label}: pgbench succeeded");
+	unlike(${ $run->{err} }, qr/aborted|error|INVARIANT/i,
+		"$run->{label}: no client aborted, no invariant broken")
+	  or diag(${ $run->{err} });
+	cmp_ok($done, '>', 0, "$run->{label}: did some work ($done transactions)");
+	return $done;
 }
 
 1;
