@@ -17,6 +17,7 @@ OBJS = \
 	nvm_database.o \
 	ipl_log.o \
 	ipl_wal.o \
+	ipl_delta.o \
 	ipl_cache.o \
 	ipl_checksum.o \
 	nvm_storage.o \

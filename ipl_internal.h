@@ -5,8 +5,9 @@
  *	  may use (scripts/check_layers.py): the format of an in-page log
  *	  record and the buffer one is built in, the generation in pd_lsn,
  *	  the record operations that ipl_wal.c (WAL mode) needs of ipl_log.c,
- *	  those ipl_log.c needs of it, and the checksum ipl_log.c sets before
- *	  it writes a base (ipl_checksum.c).  The other layers use nvm_page.h.
+ *	  those ipl_log.c needs of it, the compact form of a record both use
+ *	  (ipl_delta.c), and the checksum ipl_log.c sets before it writes a
+ *	  base (ipl_checksum.c).  The other layers use nvm_page.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,6 +40,9 @@ typedef struct IplRecord
 #define IPL_REC_PRUNE	2		/* then PageRepairFragmentation */
 #define IPL_REC_PRUNE_FILL 3	/* then IplPruneFill (records of older builds
 								 * are PRUNE) */
+#define IPL_REC_DELTA	4		/* a PATCH record in compact form: the xid it
+								 * was encoded for, then ipl_delta.c's
+								 * operations (pool format version 7) */
 
 /* IplRecIsPrune - a record of either prune type? */
 #define IplRecIsPrune(type) ((type) == IPL_REC_PRUNE || (type) == IPL_REC_PRUNE_FILL)
@@ -67,7 +71,7 @@ typedef struct IplRecBuf
 	}			u;
 	int			len;
 	/*
-	 * What the record's patches are, for its WAL body (IplWalBody): the line
+	 * What the record's patches are, for its compact form (IplDeltaEncode): the line
 	 * pointer of the tuple IplTupleRecord added (its first three patches),
 	 * the version an update replaced (its data is mostly the new one's), the
 	 * offset of a patch of a tuple header's visibility fields; 0 for none.
@@ -75,6 +79,7 @@ typedef struct IplRecBuf
 	OffsetNumber walTupleLp;
 	OffsetNumber walOldLp;
 	uint16		walHdrOff;
+	bool		hasBasePatch;	/* a patch takes its bytes from the base */
 } IplRecBuf;
 
 static inline uint64
@@ -98,6 +103,7 @@ IplRecStart(IplRecBuf *rb, uint8 type)
 	rb->walTupleLp = InvalidOffsetNumber;
 	rb->walOldLp = InvalidOffsetNumber;
 	rb->walHdrOff = 0;
+	rb->hasBasePatch = false;
 }
 
 static inline void
@@ -145,6 +151,12 @@ extern void IplPageOwner(int dirIndex, RelFileNode *node);
 extern void IplWriteFrame(int dirIndex, BlockNumber blkno, Page image,
 						  uint64 newframe, int slot);
 
+/* ipl_delta.c */
+extern const char *IplDeltaEncode(const IplRecBuf *rb, Page base, Page page,
+								  BlockNumber blkno, TransactionId xid, int *len);
+extern bool IplDeltaDecode(IplRecBuf *rb, const char *body, int len, Page page,
+						   BlockNumber blkno, TransactionId xid);
+
 /* ipl_checksum.c */
 extern void IplSetChecksum(int dirIndex, BlockNumber blkno, Page page);
 
@@ -153,7 +165,7 @@ extern bool ipl_in_redo;
 extern bool IplWalLogged(int dirIndex);
 extern bool IplWalNeeded(int dirIndex);
 extern void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,
-						 TransactionId conflictXid);
+						 const char *body, int len, TransactionId conflictXid);
 extern void IplWalPage(uint8 info, int dirIndex, BlockNumber blkno, Page page,
 					   uint64 *lsn, uint8 type, const char *body, int len,
 					   TransactionId conflictXid, uint8 regflags);

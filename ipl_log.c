@@ -154,6 +154,7 @@ IplRecPatchBase(IplRecBuf *rb, int off, const void *data, int len)
 	p.len = (uint16) (len | IPL_PATCH_BASE);
 	IplRecAdd(rb, &p, sizeof(p));
 	IplRecAdd(rb, &crc, sizeof(crc));
+	rb->hasBasePatch = true;
 }
 
 static pg_crc32c
@@ -460,6 +461,58 @@ IplRedoOwn(Page page, const IplRecord *rec, Page base)
 	return IplRedoExt(page, rec, base, false, false);
 }
 
+/*
+ * IplRecExpand - the record to apply for rec, read from the log of page
+ * blkno, to page (the base image with the records before rec applied):
+ * rec itself, or for a DELTA record the PATCH record it stands for
+ * (IplDeltaDecode; in a static buffer, valid until the next call).  NULL
+ * for a DELTA record that does not decode against page.  Caller holds the
+ * page lock.
+ */
+static const IplRecord *
+IplRecExpand(const IplRecord *rec, Page page, BlockNumber blkno)
+{
+	static IplRecBuf expanded;
+	const char *body = (const char *) rec + sizeof(IplRecord) + sizeof(TransactionId);
+	TransactionId xid;
+
+	if (rec->type != IPL_REC_DELTA)
+		return rec;
+	if (rec->len < sizeof(IplRecord) + sizeof(TransactionId))
+		return NULL;
+	memcpy(&xid, (const char *) rec + sizeof(IplRecord), sizeof(xid));
+	if (!IplDeltaDecode(&expanded, body, (const char *) rec + rec->len - body,
+						page, blkno, xid))
+		return NULL;
+	expanded.u.hdr.flags = rec->flags;
+	expanded.u.hdr.len = (uint16) expanded.len;
+	return &expanded.u.hdr;
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * IplDeltaCheck - does the DELTA record delta, about to be appended, stand
+ * for the PATCH record rb on page (the page before both) of block blkno?
+ * Its patches must come back byte for byte.
+ */
+static void
+IplDeltaCheck(const IplRecBuf *rb, const IplRecBuf *delta, Page page,
+			  BlockNumber blkno)
+{
+	const IplRecord *back = IplRecExpand(&delta->u.hdr, page, blkno);
+	int			blen;
+
+	Assert(back != NULL);
+	blen = back->len;
+	/* rb is padded to 8 bytes with zeros, the decoded record is not */
+	Assert(blen <= rb->len && rb->len - blen < 8);
+	Assert(memcmp((const char *) back + sizeof(IplRecord),
+				  rb->u.data + sizeof(IplRecord), blen - sizeof(IplRecord)) == 0);
+	for (int i = blen; i < rb->len; i++)
+		Assert(rb->u.data[i] == 0);
+}
+#endif
+
 /* the hint of every error about a damaged page */
 #define IPL_DAMAGED_PAGE_HINT \
 	"Restore the table from a backup, or copy its other pages out (nvm_am_check() lists the damaged ones). Other tables are not affected."
@@ -612,25 +665,31 @@ IplLogUsed(uint64 frame)
 }
 
 /*
- * IplLogDescribe - the valid records at the start of frame's log, as many
- * as fit in recs[0..max): where each starts, its length, kind and flags;
- * for a patch record the number of patches and the page bytes they write
- * (those of a tuple appended into the base's free space included), for a
- * prune the line pointers it changes.  Returns the number of records.
- * Caller holds the page lock.
+ * IplLogDescribe - the valid records at the start of the log of frame,
+ * page blkno's, as many as fit in recs[0..max): where each starts, its
+ * length, kind and flags; for a patch record (a DELTA record: the patch
+ * record it stands for) the number of patches and the page bytes they
+ * write (those of a tuple appended into the base's free space included),
+ * for a prune the line pointers it changes.  The records are applied to a
+ * copy of the base as they are described (a DELTA record decodes against
+ * the page before it).  Returns the number of records.  Caller holds the
+ * page lock.
  */
 int
-IplLogDescribe(uint64 frame, IplRecInfo *recs, int max)
+IplLogDescribe(uint64 frame, BlockNumber blkno, IplRecInfo *recs, int max)
 {
 	char	   *log = NvmPoolFrameLog(frame);
 	uint32		used = IplLogUsed(frame);
+	Page		base = NvmPoolFramePage(frame);
+	PGAlignedBlock image;
+	bool		applies = true;
 	int			n = 0;
 
+	memcpy(image.data, base, BLCKSZ);
 	for (uint32 off = 0; off < used && n < max;)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + off);
-		const char *p = (const char *) rec + sizeof(IplRecord);
-		const char *end = (const char *) rec + rec->len;
+		const IplRecord *apply = applies ? IplRecExpand(rec, image.data, blkno) : NULL;
 		IplRecInfo *ri = &recs[n++];
 
 		ri->off = off;
@@ -638,10 +697,13 @@ IplLogDescribe(uint64 frame, IplRecInfo *recs, int max)
 		ri->append = (rec->flags & IPL_RECF_APPEND) != 0;
 		ri->prune = IplRecIsPrune(rec->type);
 		ri->fill = rec->type == IPL_REC_PRUNE_FILL;
+		ri->delta = rec->type == IPL_REC_DELTA;
 		ri->items = 0;
 		ri->bytes = 0;
-		if (rec->type == IPL_REC_PATCH)
+		if (apply != NULL && apply->type == IPL_REC_PATCH)
 		{
+			const char *p = (const char *) apply + sizeof(IplRecord);
+			const char *end = (const char *) apply + apply->len;
 			IplPatch	patch;
 			const char *bytes;
 			pg_crc32c	crc;
@@ -652,13 +714,16 @@ IplLogDescribe(uint64 frame, IplRecInfo *recs, int max)
 				ri->bytes += patch.len;
 			}
 		}
-		else if (IplRecIsPrune(rec->type) && p + 8 <= end)
+		else if (ri->prune && rec->len >= sizeof(IplRecord) + 8)
 		{
 			uint32		items;
 
-			memcpy(&items, p + 4, sizeof(items));
+			memcpy(&items, (const char *) rec + sizeof(IplRecord) + 4, sizeof(items));
 			ri->items = (int) items;
 		}
+		/* a record that does not apply (damage): the DELTA ones after it cannot */
+		applies = apply != NULL &&
+			IplRedoExt(image.data, apply, base, false, false);
 		off += rec->len;
 	}
 	return n;
@@ -713,18 +778,21 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 	while (used + sizeof(IplRecord) <= size)
 	{
 		const IplRecord *rec = (const IplRecord *) (log + used);
+		const IplRecord *apply = NULL;	/* rec, or the PATCH a DELTA stands for */
 
 		/*
 		 * The end of the log: a record of an earlier generation (or none);
 		 * or a torn record, or a whole record whose appended tuple bytes in
 		 * the base did not reach the pool (they are flushed with the record
-		 * and drained once): it and everything after it never happened; the
-		 * records before it stand.  But only the last record can be torn:
-		 * a valid record after the end means the log is damaged.
+		 * and drained once), or that does not apply to the page: it and
+		 * everything after it never happened; the records before it stand.
+		 * But only the last record can be torn: a valid record after the
+		 * end means the log is damaged.
 		 */
 		if (thisRun ? !IplRecAppended(rec, gen, used, size) :
 			(!IplRecWhole(rec, gen, used, size) ||
-			 !IplRedoCheck(dst, rec, NvmPoolFramePage(frame))))
+			 (apply = IplRecExpand(rec, dst, blkno)) == NULL ||
+			 !IplRedoCheck(dst, apply, NvmPoolFramePage(frame))))
 		{
 			if (!thisRun && IplLogValidAfter(frame, gen, used + 8))
 				IplLogDamaged(dirIndex, blkno, frame, used);
@@ -732,7 +800,10 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 				NvmPoolCountAdd(NVM_STAT_IPL_TORN_RECORDS, 1);
 			break;
 		}
-		if (!IplRedoExt(dst, rec, NvmPoolFramePage(frame), false, false))
+		if (thisRun)
+			apply = IplRecExpand(rec, dst, blkno);
+		if (apply == NULL ||
+			!IplRedoExt(dst, apply, NvmPoolFramePage(frame), false, false))
 			elog(ERROR, "nvm_am in-page log record of frame %llu applies after its check",
 				 (unsigned long long) frame);
 		if (IplRecIsPrune(rec->type))
@@ -1266,18 +1337,58 @@ IplStealLogFrame(int dirIndex, BlockNumber blkno)
 }
 
 /*
+ * IplDeltaWanted - may the record in rb go to a log as a DELTA record?  A
+ * PATCH record with no patch of bytes in the base (those bytes would go
+ * into the DELTA record), in a pool of format version 7 or later (the
+ * builds of older versions do not read DELTA records).
+ */
+static inline bool
+IplDeltaWanted(const IplRecBuf *rb)
+{
+	return rb->u.hdr.type == IPL_REC_PATCH && !rb->hasBasePatch &&
+		NvmPoolFormatVersion() >= 7;
+}
+
+/*
+ * IplDeltaRecord - the DELTA record that stands for the finished PATCH
+ * record rb (IplDeltaWanted) in the log, into delta, when it is shorter:
+ * body (len bytes) is rb's compact form for xid (IplDeltaEncode).  Returns
+ * the record to append: delta or rb.
+ */
+static IplRecBuf *
+IplDeltaRecord(IplRecBuf *rb, IplRecBuf *delta, const char *body, int len,
+			   TransactionId xid)
+{
+	if ((int) TYPEALIGN(8, sizeof(IplRecord) + sizeof(xid) + len) >= rb->len)
+		return rb;
+	IplRecStart(delta, IPL_REC_DELTA);
+	delta->u.hdr.flags = rb->u.hdr.flags;
+	IplRecAdd(delta, &xid, sizeof(xid));
+	IplRecAdd(delta, body, len);
+	IplRecFinish(delta, rb->u.hdr.gen);
+	return delta;
+}
+
+/*
  * IplApply - make the record in rb a change of page, which must be the
  * cached image IplGetPage returned under the exclusive page lock: append
- * it to the page's log and apply it, or, when the log has no room, apply
- * it and write the page to a new frame.
+ * it to the page's log (as a DELTA record when that is shorter:
+ * IplDeltaRecord) and apply it, or, when the log has no room, apply it and
+ * write the page to a new frame.  WAL mode logs the record's compact form,
+ * made once for both.
  */
 void
 IplApply(Page page, IplRecBuf *rb)
 {
+	static IplRecBuf deltabuf;
 	int			slot = IplCacheSlotOfPage(page);
 	IplSlot    *s;
 	uint32		size;
 	bool		wal;
+	bool		delta;
+	IplRecBuf  *logrec;
+	const char *body = NULL;
+	int			len = 0;
 
 	if (slot < 0)
 		elog(ERROR, "nvm_am page change outside the merge cache");
@@ -1286,11 +1397,25 @@ IplApply(Page page, IplRecBuf *rb)
 	wal = IplWalNeeded(s->dirIndex);
 	size = NvmPoolFrameLogSize(s->frame);
 	IplRecFinish(rb, IplPageGen(page));
-	if (s->logUsed + rb->len <= size)
+	logrec = rb;
+	delta = size > 0 && IplDeltaWanted(rb);
+	if (wal || delta)
+	{
+		TransactionId xid = GetCurrentTransactionIdIfAny();
+
+		body = IplDeltaEncode(rb, NvmPoolFramePage(s->frame), page, s->blkno, xid, &len);
+		if (delta)
+			logrec = IplDeltaRecord(rb, &deltabuf, body, len, xid);
+#ifdef USE_ASSERT_CHECKING
+		if (logrec != rb)
+			IplDeltaCheck(rb, logrec, page, s->blkno);
+#endif
+	}
+	if (s->logUsed + logrec->len <= size)
 	{
 		if (wal)
-			IplWalChange(s, page, rb, InvalidTransactionId);
-		IplLogAppend(s, rb);
+			IplWalChange(s, page, rb, body, len, InvalidTransactionId);
+		IplLogAppend(s, logrec);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 	}
@@ -1298,7 +1423,7 @@ IplApply(Page page, IplRecBuf *rb)
 	{
 		/* appends only: apply them to the base in place, no new frame */
 		if (wal)
-			IplWalChange(s, page, rb, InvalidTransactionId);
+			IplWalChange(s, page, rb, body, len, InvalidTransactionId);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplApplyInPlace(slot, page);
@@ -1328,7 +1453,7 @@ IplApply(Page page, IplRecBuf *rb)
 		if (NvmPoolFrameLogSize(frame) > 0)
 			IplCacheNoteLogFrame(s->dirIndex, s->blkno);
 		if (wal)
-			IplWalChange(s, page, rb, InvalidTransactionId);
+			IplWalChange(s, page, rb, body, len, InvalidTransactionId);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own page record");
 		IplWriteBack(slot, page, frame);
@@ -1833,7 +1958,7 @@ IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
 	if (fits && NvmPoolPinCount(IplCacheSlotPinId(slot)) == 0)
 	{
 		if (wal)
-			IplWalChange(s, page, rb, conflictXid);
+			IplWalChange(s, page, rb, NULL, 0, conflictXid);
 		IplLogAppend(s, rb);
 		if (!IplRedoOwn(page, &rb->u.hdr, NvmPoolFramePage(s->frame)))
 			elog(PANIC, "nvm_am could not apply its own prune record");
@@ -1851,7 +1976,7 @@ IplPruneApply(Page page, IplRecBuf *rb, Page np, TransactionId conflictXid)
 			return false;
 	}
 	if (wal)
-		IplWalChange(s, page, rb, conflictXid);
+		IplWalChange(s, page, rb, NULL, 0, conflictXid);
 
 	/* the new image: np, compacted as redo compacts it */
 	memcpy(np, page, BLCKSZ);

@@ -711,7 +711,8 @@ nvm_am_get_raw_page(PG_FUNCTION_ARGS)
  * nvm_am_page_log - the records of the in-page log of page blkno, oldest
  * first, each (byte_offset, length, kind, append, items, bytes): kind
  * 'patch' (a change: items patches writing bytes page bytes; append when it
- * only adds a tuple), 'prune_fill' (items line pointers changed, holes
+ * only adds a tuple), 'delta' (the same change in compact form: pools of
+ * format version 7), 'prune_fill' (items line pointers changed, holes
  * filled by moving tuples) or 'prune' (the same, compacted by
  * PageRepairFragmentation: pools of format version 5).  None for a page in
  * a plain frame, or whose log is empty.
@@ -737,7 +738,7 @@ nvm_am_page_log(PG_FUNCTION_ARGS)
 	LWLockAcquire(lock, LW_SHARED);
 	frame = NvmPoolRelGetFrame(dirIndex, blkno);
 	recs = palloc(sizeof(IplRecInfo) * (NvmPoolFrameLogSize(frame) / 8 + 1));
-	n = IplLogDescribe(frame, recs, NvmPoolFrameLogSize(frame) / 8 + 1);
+	n = IplLogDescribe(frame, blkno, recs, NvmPoolFrameLogSize(frame) / 8 + 1);
 	LWLockRelease(lock);
 	for (int i = 0; i < n; i++)
 	{
@@ -747,7 +748,8 @@ nvm_am_page_log(PG_FUNCTION_ARGS)
 		values[0] = Int32GetDatum((int32) recs[i].off);
 		values[1] = Int32GetDatum((int32) recs[i].len);
 		values[2] = CStringGetTextDatum(recs[i].fill ? "prune_fill" :
-										recs[i].prune ? "prune" : "patch");
+										recs[i].prune ? "prune" :
+										recs[i].delta ? "delta" : "patch");
 		values[3] = BoolGetDatum(recs[i].append);
 		values[4] = Int32GetDatum(recs[i].items);
 		values[5] = Int32GetDatum(recs[i].bytes);

@@ -131,12 +131,14 @@ typedef struct IplRecInfo
 	uint16		len;			/* bytes, header included */
 	bool		prune;			/* a prune; else a patch record */
 	bool		fill;			/* a prune whose compaction fills holes */
+	bool		delta;			/* a patch record in compact form */
 	bool		append;			/* only appends a tuple */
 	int			items;			/* patches, or line pointers pruned */
 	int			bytes;			/* page bytes the patches write */
 } IplRecInfo;
 
-extern int	IplLogDescribe(uint64 frame, IplRecInfo *recs, int max);
+extern int	IplLogDescribe(uint64 frame, BlockNumber blkno, IplRecInfo *recs,
+						   int max);
 extern void IplPrefetchStart(IplPrefetchCursor *cur, int dirIndex,
 							 BlockNumber blkno, int steps);
 extern bool IplFrameChecksumOk(int dirIndex, BlockNumber blkno, uint64 frame,

@@ -29,7 +29,7 @@
  * ----------------------------------------------------------------
  */
 #define NVM_POOL_MAGIC			UINT64CONST(0x4C4F4F504D564E31)	/* "1NVMPOOL" */
-#define NVM_POOL_FORMAT_VERSION	6	/* new pools */
+#define NVM_POOL_FORMAT_VERSION	7	/* new pools */
 #define NVM_POOL_FORMAT_VERSION_MIN 5	/* the oldest read (and written as
 										 * it is: see NvmPoolFormatVersion) */
 #define NVM_FRAME_SIZE			BLCKSZ

@@ -30,7 +30,7 @@ import sys
 LAYERS = {
     "pool": ("nvm_pool.h", ["nvm_pool.c", "nvm_pool_dir.c",
                             "nvm_pool_internal.h"], []),
-    "page": ("nvm_page.h", ["ipl_log.c", "ipl_wal.c", "ipl_cache.c", "ipl_checksum.c",
+    "page": ("nvm_page.h", ["ipl_log.c", "ipl_wal.c", "ipl_delta.c", "ipl_cache.c", "ipl_checksum.c",
                             "ipl_internal.h"], ["pool"]),
     "hooks": ("nvm_hooks.h", ["nvm_xlog.c", "nvm_logical.c", "nvm_commit.c", "nvm_recovery.c",
                               "nvm_storage.c"], ["pool"]),

@@ -108,7 +108,7 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is( $node->safe_psql(
 		'postgres',
 		'SELECT path, size, format_version FROM nvm_am.nvm_am_pool_info()'),
-	"$pool|" . (64 * $MB) . "|6",
+	"$pool|" . (64 * $MB) . "|7",
 	'nvm_am_pool_info reports the configured pool');
 my $sysid = $node->safe_psql('postgres',
 	'SELECT system_identifier FROM pg_control_system()');
@@ -121,7 +121,7 @@ is(sprintf('%08x', crc32c('123456789')), 'e3069283', 'CRC-32C check value');
 {
 	my $h = read_header($good);
 	is($h->{magic}, $NVM_POOL_MAGIC, 'header: magic at offset 0');
-	is($h->{format_version}, 6, 'header: format_version at offset 8');
+	is($h->{format_version}, 7, 'header: format_version at offset 8');
 	is($h->{frame_size}, 8192, 'header: frame_size at offset 12');
 	is($h->{system_identifier}, $sysid, 'header: system_identifier at offset 16');
 	is($h->{pool_size}, 64 * $MB, 'header: pool_size at offset 24');
@@ -204,13 +204,13 @@ pool_refused(
 	hint => $move_hint);
 
 # an older format version and a newer one
-for my $v (1, 7)
+for my $v (1, 8)
 {
 	pool_refused(
 		name => "format version $v",
 		damage => sub { rewrite_header($pool, format_version => $v) },
 		msg => 'has an unsupported format version',
-		detail => qr/DETAIL:  The file has format version $v, this build of nvm_am reads versions 5 to 6\./,
+		detail => qr/DETAIL:  The file has format version $v, this build of nvm_am reads versions 5 to 7\./,
 		hint => 'Use the nvm_am version that created the pool');
 }
 
@@ -346,10 +346,13 @@ is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
 is($node->safe_psql('postgres', "SELECT v FROM t WHERE id = 321"),
 	'row 321', 'index lookup in the original pool');
 
-# a pool of format version 5 (before PRUNE_FILL records) is read, and kept
-# readable by the builds of version 5: its prunes write PRUNE records,
-# compacted as heap compacts; a version 6 pool's write PRUNE_FILL ones
-sub prune_kinds
+# pools of format versions 5 (before PRUNE_FILL records) and 6 (before
+# DELTA records) are read, and kept readable by the builds of their
+# version: a version 5 pool's prunes write PRUNE records, compacted as heap
+# compacts, and its changes patch records; a version 6 pool's prunes write
+# PRUNE_FILL records; a version 7 pool's changes are DELTA records where
+# that is shorter
+sub record_kinds
 {
 	$node->safe_psql('postgres', q{
 		DROP TABLE IF EXISTS hot;
@@ -360,21 +363,27 @@ sub prune_kinds
 		SELECT string_agg(DISTINCT kind, ',' ORDER BY kind)
 		FROM nvm_am.nvm_am_page_log('hot', 0) WHERE kind <> 'patch'});
 }
-is(prune_kinds(), 'prune_fill', 'a version 6 pool: prunes write PRUNE_FILL records');
+is(record_kinds(), 'delta,prune_fill',
+	'a version 7 pool: DELTA records, prunes write PRUNE_FILL records');
 $node->stop;
-copy($good, $pool) or die "copy: $!";
-rewrite_header($pool, format_version => 5);
-$node->start;
-is($node->safe_psql('postgres', 'SELECT format_version FROM nvm_am.nvm_am_pool_info()'),
-	'5', 'a version 5 pool starts and keeps its version');
-is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
-	$expected_data, 'its rows are read');
-is(prune_kinds(), 'prune', 'its prunes write PRUNE records');
-is($node->safe_psql('postgres', q{SELECT count(*), sum(v) FROM hot}), '60|300',
-	'the updated rows');
-is($node->safe_psql('postgres', q{SELECT count(*) FROM nvm_am.nvm_am_check('hot')}), '0',
-	'nvm_am_check of the updated table: sound');
-$node->stop;
+for my $old ([ 6, 'prune_fill', 'PRUNE_FILL records, no DELTA records' ],
+	[ 5, 'prune', 'PRUNE records, no DELTA records' ])
+{
+	my ($v, $kinds, $what) = @$old;
+	copy($good, $pool) or die "copy: $!";
+	rewrite_header($pool, format_version => $v);
+	$node->start;
+	is($node->safe_psql('postgres', 'SELECT format_version FROM nvm_am.nvm_am_pool_info()'),
+		$v, "a version $v pool starts and keeps its version");
+	is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
+		$expected_data, "version $v: its rows are read");
+	is(record_kinds(), $kinds, "version $v: $what");
+	is($node->safe_psql('postgres', q{SELECT count(*), sum(v) FROM hot}), '60|300',
+		"version $v: the updated rows");
+	is($node->safe_psql('postgres', q{SELECT count(*) FROM nvm_am.nvm_am_check('hot')}), '0',
+		"version $v: nvm_am_check of the updated table: sound");
+	$node->stop;
+}
 copy($good, $pool) or die "copy: $!";
 $node->start;
 
@@ -476,7 +485,7 @@ my $default_pool = $plain->data_dir . '/pg_nvm/nvm_am.pool';
 	is( $plain->safe_psql(
 			'postgres',
 			'SELECT path, size, format_version, is_pmem, emulated FROM nvm_am.nvm_am_pool_info()'),
-		"$default_pool|" . (64 * $MB) . "|6|f|f",
+		"$default_pool|" . (64 * $MB) . "|7|f|f",
 		'default path: nvm_am_pool_info reports an ordinary file');
 
 	$plain->safe_psql(

@@ -8,7 +8,7 @@
 # restart and after a SIGKILL the nvm_am table must hold exactly what heap
 # holds.  Then a record is damaged in the pool file of a stopped server:
 # the server starts, the damaged record and its change are ignored, the
-# records before it still count.  Finally a second cluster with
+# records before it still count; the same for a DELTA record.  Finally a second cluster with
 # nvm_am.ipl_log_size = 0 (every change writes its whole page) runs the
 # same DML.
 use strict;
@@ -73,6 +73,14 @@ VACUUM h;
 VACUUM t;
 UPDATE h SET pad = pad || 'x' WHERE id % 13 = 0;
 UPDATE t SET pad = pad || 'x' WHERE id % 13 = 0;
+UPDATE h SET v = v + 1 WHERE id % 7 = 0;
+UPDATE t SET v = v + 1 WHERE id % 7 = 0;
+UPDATE h SET v = v + 1 WHERE id % 7 = 0;
+UPDATE t SET v = v + 1 WHERE id % 7 = 0;
+UPDATE h SET v = v + 1 WHERE id % 7 = 0;
+UPDATE t SET v = v + 1 WHERE id % 7 = 0;
+DELETE FROM h WHERE id % 11 = 0;
+DELETE FROM t WHERE id % 11 = 0;
 };
 
 my $q_sum = q{SELECT count(*) || ':' || md5(string_agg(id || ',' || v || ',' || pad, ';' ORDER BY id)) FROM };
@@ -105,6 +113,12 @@ cmp_ok($s1->{merges_on_full}, '>', 100, 'full logs were merged into new frames')
 is($s1->{merge_bytes_written}, $s1->{merges_on_full} * 8192, 'each merge writes one page');
 cmp_ok($s1->{merge_cache_evictions}, '>', 0, 'the 1MB merge cache evicted images');
 cmp_ok($s1->{merges_on_read}, '>', 0, 'evicted images were merged again from base + log');
+# DELTA records (pool format version 7) among the records the merges and the
+# restarts below decode against the page before them
+cmp_ok($node->safe_psql('postgres', q{
+	SELECT count(*) FROM generate_series(0, pg_relation_size('t') / 8192 - 1) b,
+		nvm_am.nvm_am_page_log('t', b) WHERE kind = 'delta'}), '>', 100,
+	'changes were appended as DELTA records');
 same_as_heap($node, 'after the DML');
 
 # an update that stays on its page is one record: the new version and the
@@ -197,6 +211,42 @@ $node->restart;
 is($node->safe_psql('postgres', 'SELECT string_agg(id || v, \',\' ORDER BY id) FROM torn'), '1one,2two,4four',
 	'a record appended after the damaged one replaces it and survives a restart');
 same_as_heap($node, 'after the damaged record');
+
+# ---------------------------------------------------------------------
+# A damaged DELTA record: the same.  Its operations decode against the page
+# before it, so nothing after it could apply either.
+# ---------------------------------------------------------------------
+$node->safe_psql('postgres', q{
+CREATE TABLE tdelta (id int PRIMARY KEY, v int, pad text) USING nvm_am;
+INSERT INTO tdelta SELECT g, 0, repeat('d', 40) FROM generate_series(1, 3) g;
+DELETE FROM tdelta WHERE id = 1;
+DELETE FROM tdelta WHERE id = 2;
+});
+is($node->safe_psql('postgres', q{SELECT string_agg(kind, ',' ORDER BY byte_offset)
+	FROM nvm_am.nvm_am_page_log('tdelta', 0)}), 'patch,patch,patch,delta,delta',
+	'three inserts into the base, two deletes as DELTA records');
+$filenode = $node->safe_psql('postgres', "SELECT pg_relation_filenode('tdelta')");
+$node->stop;
+$pte = pool_pte($pool, $filenode, 0, $dboid);
+$frame = defined $pte ? unpack('Q<', read_bytes($pool, $pte, 8)) : undef;
+ok(defined $frame, 'found the frame of table tdelta in the pool');
+($log, @recs) = pool_log_records($pool, $frame);
+is(scalar(@recs), 5, 'the page of table tdelta has five log records');
+# a byte of the last record's operations (after its header and xid)
+($last_off, $last_len) = @{ $recs[-1] };
+$byte = read_bytes($pool, $log + $last_off + 21, 1);
+write_bytes($pool, $log + $last_off + 21, chr(ord($byte) ^ 0xFF));
+$node->start;
+$t0 = stats($node)->{ipl_torn_records};
+is($node->safe_psql('postgres', 'SELECT string_agg(id::text, \',\' ORDER BY id) FROM tdelta'), '2,3',
+	'the damaged DELTA record is not applied, the one before it is');
+cmp_ok(stats($node)->{ipl_torn_records} - $t0, '>=', 1, 'the damaged DELTA record was counted as torn');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM nvm_am.nvm_am_check(\'tdelta\')'), '0',
+	'nvm_am_check: the page without the damaged record is sound');
+$node->safe_psql('postgres', 'DELETE FROM tdelta WHERE id = 3');
+$node->restart;
+is($node->safe_psql('postgres', 'SELECT string_agg(id::text, \',\' ORDER BY id) FROM tdelta'), '2',
+	'a DELTA record appended after the damaged one replaces it and survives a restart');
 my $logtext = slurp_file($node->logfile);
 unlike($logtext, qr/PANIC|TRAP|terminated by signal/, 'no crash in the server log');
 $node->stop;
