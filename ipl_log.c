@@ -1398,7 +1398,8 @@ IplApply(Page page, IplRecBuf *rb)
 	size = NvmPoolFrameLogSize(s->frame);
 	IplRecFinish(rb, IplPageGen(page));
 	logrec = rb;
-	delta = size > 0 && IplDeltaWanted(rb);
+	/* (no DELTA record for a log without room for the shortest one) */
+	delta = s->logUsed + sizeof(IplRecord) + 8 <= size && IplDeltaWanted(rb);
 	if (wal || delta)
 	{
 		TransactionId xid = GetCurrentTransactionIdIfAny();

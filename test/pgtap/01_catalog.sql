@@ -100,7 +100,7 @@ SELECT is((SELECT used_bytes FROM nvm_am.nvm_am_pool_info()),
           (SELECT frames_used * frame_bytes + log_frames_used * log_bytes + metadata_bytes
              FROM nvm_am.nvm_am_pool_info()),
           'used_bytes = frames and log areas in use and the metadata');
-SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 6, 'format_version = 6');
+SELECT is((SELECT format_version FROM nvm_am.nvm_am_pool_info()), 7, 'format_version = 7');
 SELECT cmp_ok((SELECT size FROM nvm_am.nvm_am_pool_info()), '>', 0::bigint, 'size > 0');
 SELECT ok((SELECT used_bytes > 0 AND free_bytes > 0 AND metadata_bytes > 0
              FROM nvm_am.nvm_am_pool_info()),
