@@ -14,9 +14,9 @@
  * Locks: none of its own.  Callers hold the lock of the page they pass
  *	  (exclusively when the page is about to change).
  *
- * On-pool layout owned here: the body of DELTA records (the transaction
- *	  id the record was encoded for, then the operations below); the same
- *	  operations are the body of WAL page records.
+ * On-pool layout owned here: the operations below, which follow the
+ *	  transaction id in the body of a DELTA record (the record itself is
+ *	  ipl_log.c's) and are the body of a WAL page record.
  *
  *-------------------------------------------------------------------------
  */

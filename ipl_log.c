@@ -54,10 +54,15 @@
  *	  transaction").
  *
  *	  Record bodies: PATCH, a list of (offset, length, bytes) written into
- *	  the page; PRUNE_FILL and PRUNE, pd_prune_xid and a list of (offset,
- *	  line pointer), followed by a deterministic compaction: IplPruneFill
- *	  (PRUNE_FILL, pools of format version 6) or PageRepairFragmentation
- *	  (PRUNE, version 5 pools).
+ *	  the page; DELTA (pools of format version 7), the transaction id it
+ *	  was encoded for and then the same change as ipl_delta.c's operations
+ *	  against the page before it, appended instead of a PATCH record when
+ *	  shorter and turned back into one when read (IplRecExpand; one that
+ *	  does not decode ends the log as a CRC mismatch does); PRUNE_FILL and
+ *	  PRUNE, pd_prune_xid and a list of (offset, line pointer), followed by
+ *	  a deterministic compaction: IplPruneFill (PRUNE_FILL, pools of format
+ *	  version 6 and later) or PageRepairFragmentation (PRUNE, version 5
+ *	  pools).
  *
  *	  Base images carry a checksum in pd_checksum (ipl_checksum.c), set
  *	  whenever a base is written and checked the first time a frame is

@@ -22,7 +22,6 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
