@@ -426,6 +426,7 @@ IplDeltaDecodeTuple(IplDeltaReader *r, IplRecBuf *rb, Page page, BlockNumber blk
 	int			suffix = 0;
 	const char *old = NULL;
 	int			oldlen = 0;
+	OffsetNumber oldLp = InvalidOffsetNumber;
 
 	IplDeltaGet(r, &mask, 1);
 	if (!r->ok || len < (int) SizeofHeapTupleHeader ||
@@ -445,9 +446,9 @@ IplDeltaDecodeTuple(IplDeltaReader *r, IplRecBuf *rb, Page page, BlockNumber blk
 	IplDeltaGetFields(r, mask & ~IPL_DELTAF_CTID_NEW, hdr, NULL);
 	if (mask & IPL_DELTAF_SHARED)
 	{
-		OffsetNumber oldLp = IplDeltaGet2(r);
 		ItemId		oid;
 
+		oldLp = IplDeltaGet2(r);
 		prefix = IplDeltaGet2(r);
 		suffix = IplDeltaGet2(r);
 		if (!r->ok || oldLp < FirstOffsetNumber || oldLp > PageGetMaxOffsetNumber(page) ||
@@ -474,6 +475,10 @@ IplDeltaDecodeTuple(IplDeltaReader *r, IplRecBuf *rb, Page page, BlockNumber blk
 	IplRecPatch(rb, off, tuple.data, len);
 	IplRecTupleItem(rb, page, lp, off, len);
 	ItemPointerSet(newSelf, blkno, lp);
+	/* what IplTupleRecord and IplUpdateTuple note, so rb encodes again alike */
+	rb->walTupleLp = lp;
+	if (old != NULL)
+		rb->walOldLp = oldLp;
 }
 
 /*
@@ -542,6 +547,7 @@ IplDeltaDecode(IplRecBuf *rb, const char *body, int len, Page page,
 			IplDeltaGetFields(&r, mask, &hdr, haveNew ? &newSelf : NULL);
 			if (r.ok)
 				IplRecPatch(rb, off, &hdr, IPL_HDR_FIELDS);
+			rb->walHdrOff = off;
 		}
 		else
 			return false;

@@ -162,6 +162,7 @@ extern void IplSetChecksum(int dirIndex, BlockNumber blkno, Page page);
 
 /* ipl_wal.c */
 extern bool ipl_in_redo;
+extern TransactionId IplRecordXid(void);
 extern bool IplWalLogged(int dirIndex);
 extern bool IplWalNeeded(int dirIndex);
 extern void IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb,

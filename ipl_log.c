@@ -1407,7 +1407,7 @@ IplApply(Page page, IplRecBuf *rb)
 	delta = s->logUsed + sizeof(IplRecord) + 8 <= size && IplDeltaWanted(rb);
 	if (wal || delta)
 	{
-		TransactionId xid = GetCurrentTransactionIdIfAny();
+		TransactionId xid = IplRecordXid();
 
 		body = IplDeltaEncode(rb, NvmPoolFramePage(s->frame), page, s->blkno, xid, &len);
 		if (delta)

@@ -35,6 +35,8 @@
 
 /* set while this process redoes a WAL record: nothing is logged again */
 bool		ipl_in_redo = false;
+/* meanwhile, the transaction that wrote it (XLogRecGetXid; IplRecordXid) */
+static TransactionId ipl_redo_xid = InvalidTransactionId;
 
 /* the in-page log record redo rebuilds from a page record */
 static IplRecBuf redobuf;
@@ -181,6 +183,18 @@ IplRedoReplace(int dirIndex, BlockNumber blkno, Page image)
 }
 
 /*
+ * IplRecordXid - the transaction a page record being made belongs to: the
+ * current (sub)transaction's xid, or in redo the replayed WAL record's,
+ * the one the primary made its record for, so that redo's in-page records
+ * take the same compact form (IplDeltaEncode) as the primary's.
+ */
+TransactionId
+IplRecordXid(void)
+{
+	return ipl_in_redo ? ipl_redo_xid : GetCurrentTransactionIdIfAny();
+}
+
+/*
  * IplWalRedo - redo a page record (PAGE_CHANGE, NEW_PAGE, PAGE_MOVE) on
  * this server's pool; installed in nvm_xlog.c by _PG_init.  Records of a
  * relation that is gone (dropped later in the WAL) or of blocks it no
@@ -225,6 +239,7 @@ IplWalRedo(XLogReaderState *record)
 		ResolveRecoveryConflictWithSnapshot(conflictXid, node);
 
 	ipl_in_redo = true;
+	ipl_redo_xid = XLogRecGetXid(record);
 	if (info == XLOG_NVM_NEW_PAGE)
 	{
 		/* the page may exist already (crash recovery of this pool): anew */
@@ -274,6 +289,7 @@ IplWalRedo(XLogReaderState *record)
 		LWLockRelease(lock);
 	}
 	ipl_in_redo = false;
+	ipl_redo_xid = InvalidTransactionId;
 }
 
 /*

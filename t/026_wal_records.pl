@@ -9,7 +9,8 @@
 # shrink, prunes, two-phase commit — every row of the standby equals the
 # primary's, its system columns (ctid, xmin, xmax, cmin) included.  And the
 # records are about as small as heap's: an update of one column, an insert
-# and a delete each within 16 bytes of heap's record for the same change.
+# and a delete each within 16 bytes of heap's record for the same change;
+# and the standby's in-page logs hold the same records as the primary's.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -147,6 +148,18 @@ is($standby->safe_psql('postgres',
 		q{SELECT string_agg(format('%s %s %s', ctid, xmin, acc), ',' ORDER BY aid) FROM acc}),
 	psql_p(q{SELECT string_agg(format('%s %s %s', ctid, xmin, acc), ',' ORDER BY aid) FROM acc}),
 	'acc is equal on the standby');
+# the standby's startup process appends the records it replays to its own
+# in-page logs in the same compact form, made with the WAL record's xid as
+# the primary's with its transaction's: the same records, byte for byte long
+my $logq = q{SELECT string_agg(kind || ' ' || length, ',' ORDER BY byte_offset)
+               FROM nvm_am.nvm_am_page_log('acc', 0)};
+my $plog = psql_p($logq);
+my $slog = $standby->safe_psql('postgres', $logq);
+like($plog, qr/delta.*delta/, "acc's page has DELTA records on the primary");
+# (the standby's log may start earlier: the page image the primary wrote for
+# the first change after the checkpoint is a record on the standby)
+ok($slog =~ /\Q$plog\E$/ && $slog !~ /patch/,
+	"the standby's log of acc's page ends with the primary's records ($slog; $plog)");
 
 $standby->stop;
 $primary->stop;
