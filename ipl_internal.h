@@ -75,6 +75,8 @@ typedef struct IplRecBuf
 	 * pointer of the tuple IplTupleRecord added (its first three patches),
 	 * the version an update replaced (its data is mostly the new one's), the
 	 * offset of a patch of a tuple header's visibility fields; 0 for none.
+	 * Set where the record is made, and by IplDeltaDecode from a compact
+	 * body (WAL redo encodes the record it rebuilt again).
 	 */
 	OffsetNumber walTupleLp;
 	OffsetNumber walOldLp;

@@ -186,7 +186,8 @@ IplRedoReplace(int dirIndex, BlockNumber blkno, Page image)
  * IplRecordXid - the transaction a page record being made belongs to: the
  * current (sub)transaction's xid, or in redo the replayed WAL record's,
  * the one the primary made its record for, so that redo's in-page records
- * take the same compact form (IplDeltaEncode) as the primary's.
+ * take the same compact form (IplDeltaEncode) as the primary's.  Needs no
+ * lock.
  */
 TransactionId
 IplRecordXid(void)
