@@ -93,7 +93,7 @@ END $$;
 
 my $diff = q{SELECT (SELECT count(*) FROM (TABLE fh EXCEPT ALL TABLE fn) x) || ' '
               || (SELECT count(*) FROM (TABLE fn EXCEPT ALL TABLE fh) y) || ' '
-              || (SELECT count(*) > 500 FROM fn)};
+              || (SELECT count(*) > 200 FROM fn)};
 my $rows = q{SELECT md5(string_agg(format('%s %s %s %s', ctid, xmin, xmax, fn), E'\n' ORDER BY ctid))
               FROM fn};
 my $round = 0;
