@@ -271,9 +271,8 @@ IplDeltaPutHeader(IplDeltaBuf *wb, Page page, int off, const char *bytes,
  * rb, made for page blkno by transaction xid (the expected xmin of a new
  * tuple; InvalidTransactionId when there is none), whose image before the
  * record is page and whose base image is base (bytes a patch takes from
- * the base are written out).  A record of another type is its body as it
- * is.  Returns the body (valid until the next call) and its length in
- * *len.  Caller holds the page lock exclusively.
+ * the base are written out).  Returns the body (valid until the next
+ * call) and its length in *len.  Caller holds the page lock exclusively.
  */
 const char *
 IplDeltaEncode(const IplRecBuf *rb, Page base, Page page, BlockNumber blkno,
@@ -290,11 +289,7 @@ IplDeltaEncode(const IplRecBuf *rb, Page base, Page page, BlockNumber blkno,
 	int			n = 0;
 	int			r;
 
-	if (rb->u.hdr.type != IPL_REC_PATCH)
-	{
-		*len = end - p;
-		return p;
-	}
+	Assert(rb->u.hdr.type == IPL_REC_PATCH);
 	wb.len = 0;
 
 	/* a record of IplTupleRecord starts with the tuple, its line pointer, pd_lower/pd_upper */

@@ -92,8 +92,9 @@ IplWalNeeded(int dirIndex)
 /*
  * IplWalChange - write the WAL record of the change in rb (finished, not
  * applied yet) of the page in slot s, whose image page is (so far
- * unchanged).  body (len bytes) is rb's compact form (IplDeltaEncode) when
- * the caller has it; NULL: made here.  A change that removes tuples names
+ * unchanged).  body (len bytes) is a PATCH record's compact form, made by
+ * IplApply (IplDeltaEncode); NULL for a record of another type, whose body
+ * is logged as it is.  A change that removes tuples names
  * the newest of their xids in conflictXid: a hot standby's queries that
  * may still see them are cancelled (or waited for) before it is redone.
  * Caller holds the page lock exclusively.
@@ -103,8 +104,11 @@ IplWalChange(IplSlot *s, Page page, const IplRecBuf *rb, const char *body,
 			 int len, TransactionId conflictXid)
 {
 	if (body == NULL)
-		body = IplDeltaEncode(rb, NvmPoolFramePage(s->frame), page, s->blkno,
-							  GetCurrentTransactionIdIfAny(), &len);
+	{
+		Assert(rb->u.hdr.type != IPL_REC_PATCH);
+		body = rb->u.data + sizeof(IplRecord);
+		len = rb->len - sizeof(IplRecord);
+	}
 
 	IplWalPage(XLOG_NVM_PAGE_CHANGE, s->dirIndex, s->blkno, page,
 			   NvmPoolFrameWalLsn(s->frame), rb->u.hdr.type, body, len,
