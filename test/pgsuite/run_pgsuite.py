@@ -137,6 +137,10 @@ DBNAME["contrib"] = "contrib_regression"
 STEP_TIMEOUT = os.environ.get("NVM_PGSUITE_STEP_TIMEOUT", "60")
 # a whole suite that runs longer than this is stopped
 SUITE_TIMEOUT = int(os.environ.get("NVM_PGSUITE_TIMEOUT", "900"))
+# more settings for the nvm_am clusters of steps 3 and 6, ";"-separated
+# ("nvm_am.ipl_log_size = 256B; nvm_am.read_mode = copy"): the suites under
+# other settings than the defaults, by hand (test.sh runs the defaults)
+NVM_CONF = [c.strip() for c in os.environ.get("NVM_PGSUITE_CONF", "").split(";") if c.strip()]
 
 # PostgreSQL's recovery suite (src/test/recovery: Perl TAP files that make
 # their own clusters with PostgreSQL::Test::Cluster), pg_rewind's and the
@@ -385,6 +389,7 @@ class Cluster:
             conf += ["nvm_am.pool_path = '%s'" % self.pool] if not self.wal else [
                 "nvm_am.wal_log = on", "wal_level = replica", "max_wal_senders = 4",
                 "wal_keep_size = '4GB'", "hot_standby = on"]
+            conf += NVM_CONF
         with open(os.path.join(data, "postgresql.conf"), "a") as f:
             f.write("\n".join(conf) + "\n")
         # (PGHOST: where postgres_fdw's loopback connections go)
