@@ -339,7 +339,8 @@ IplCacheAlloc(void)
 }
 
 /*
- * IplCacheFree - give back a reserved slot that was not mapped.
+ * IplCacheFree - give back a reserved slot that was not mapped (its merge
+ * failed).
  */
 void
 IplCacheFree(int slot)

@@ -825,7 +825,9 @@ IplMerge(int dirIndex, BlockNumber blkno, Page dst, uint64 frame,
 
 /*
  * IplLoad - bring the image of the page in frame into the merge cache;
- * returns its slot.  Caller holds the page lock.
+ * returns its slot.  A merge that fails (a damaged log) gives the slot it
+ * reserved back: every read of a damaged page fails, and none may take a
+ * slot with it.  Caller holds the page lock.
  */
 static int
 IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
@@ -833,9 +835,19 @@ IplLoad(int dirIndex, BlockNumber blkno, uint64 frame)
 	int			slot = IplCacheAlloc();
 	bool		hasPrune;
 	bool		appendOnly;
-	uint32		used = IplMerge(dirIndex, blkno, IplCacheSlotPage(slot), frame,
-								&hasPrune, &appendOnly);
+	uint32		used;
 
+	PG_TRY();
+	{
+		used = IplMerge(dirIndex, blkno, IplCacheSlotPage(slot), frame,
+						&hasPrune, &appendOnly);
+	}
+	PG_CATCH();
+	{
+		IplCacheFree(slot);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	slot = IplCacheMap(slot, dirIndex, blkno, frame, used, hasPrune);
 	if (IplCacheSlotById(slot)->frame == frame && IplCacheSlotById(slot)->logUsed == used)
 		IplCacheSlotById(slot)->logAppendOnly = appendOnly;

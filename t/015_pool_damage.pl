@@ -4,7 +4,10 @@
 # the relation (and block), that nvm_am_check() reports it where it can,
 # and that undoing the damage gives back every row:
 #   - a bad in-page log record followed by valid ones (only a torn last
-#     record may be ignored: that is what a crash leaves);
+#     record may be ignored: that is what a crash leaves); reading such a
+#     page again and again takes nothing from the merge cache (a 1MB cache
+#     of 128 images: every failed merge kept its slot reserved, and after
+#     128 errors no page with log records could be read any more);
 #   - a page-table entry pointing at another table's page (the checksum of
 #     a page includes its relation and block);
 #   - a directory entry with a smaller or impossible block count, or a
@@ -19,7 +22,7 @@ use FindBin;
 use lib $FindBin::RealBin;
 use NvmProc;
 
-my $node = nvm_node('damage', "nvm_am.ipl_log_size = '1kB'\n");
+my $node = nvm_node('damage', "nvm_am.ipl_log_size = '1kB'\nnvm_am.merge_cache_size = '1MB'\n");
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
 sql('CREATE EXTENSION nvm_am');
@@ -60,7 +63,7 @@ sub query
 
 # ---------------------------------------------------------------------------
 # in-page log records: ten single-row inserts, each one record of page 0
-for my $t (qw(lfirst lmid llast))
+for my $t (qw(lfirst lmid llast lfine))
 {
 	sql(qq{CREATE TABLE $t (id int, v text) USING nvm_am});
 	sql(qq{INSERT INTO $t VALUES ($_, 'row $_')}) for 1 .. 10;
@@ -90,6 +93,15 @@ for my $t (qw(lfirst lmid))
 		qr/^0:in-page log damaged: the record at byte \d+ fails its check and valid records follow$/,
 		"$t: nvm_am_check reports the page");
 }
+# a failed merge gives its merge-cache slot back: 300 failed reads (more
+# than the cache's 128 images), then a page with log records still reads
+sql(q{DO $$ BEGIN FOR i IN 1 .. 300 LOOP
+        BEGIN PERFORM count(*) FROM lmid; EXCEPTION WHEN data_corrupted THEN NULL; END;
+      END LOOP; END $$});
+my ($ret0, $out0, $err0) = query("SELECT count(*) FROM lmid");
+like($err0, qr/ERROR:  nvm_am page 0 of relation with relfilenode $node_of{lmid} has a damaged in-page log/,
+	'after 300 failed reads the damaged page still fails as damaged');
+is(sql(q{SELECT count(*) FROM lfine}), '10', 'after 300 failed reads another page with log records reads');
 # a bad last record is what a crash leaves: it never happened
 is(sql(q{SELECT count(*), max(id) FROM llast}), '9|9', 'llast: a bad last record is dropped, the rest read');
 is(sql(q{SELECT count(*) FROM nvm_am.nvm_am_check('llast')}), '0', 'llast: nvm_am_check clean');
