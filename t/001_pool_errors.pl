@@ -384,8 +384,39 @@ for my $old ([ 6, 'prune_fill', 'PRUNE_FILL records, no DELTA records' ],
 		"version $v: nvm_am_check of the updated table: sound");
 	$node->stop;
 }
+# ---------------------------------------------------------------------
+# The pool file gone (a pool on tmpfs after a reboot of the machine): the
+# server starts with a new, empty pool, and every nvm_am table it had is
+# an ERROR that names it and says what to do, not an empty table; a new
+# table works, an old one can be dropped, and the original file put back
+# gives every row back
+# ---------------------------------------------------------------------
+
+unlink $pool or die "unlink $pool: $!";
+$node->start;
+ok(-f $pool, 'pool gone: the server starts and creates a new pool');
+{
+	my ($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM t');
+	isnt($ret, 0, 'pool gone: reading a table it held fails');
+	like($err, qr/ERROR:  nvm_am storage of relation "t" is missing from the pool\n/,
+		'pool gone: the error names the table');
+	like($err, qr/HINT:  The pool file was replaced or recreated after the table was created\. Restore the original pool file, or drop the table\./,
+		'pool gone: the hint says what to do');
+	is($out, '', 'pool gone: no rows (no empty count)');
+	($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO t VALUES (0, \'x\')');
+	like($err, qr/is missing from the pool/, 'pool gone: writing to it fails the same way');
+	is($node->safe_psql('postgres', q{CREATE TABLE fresh_t USING nvm_am AS SELECT 1 AS a;
+		SELECT a FROM fresh_t}), '1', 'pool gone: a new table works');
+	$node->safe_psql('postgres', q{CREATE TABLE gone_t (a int) USING nvm_am; DROP TABLE fresh_t});
+}
+$node->stop;
 copy($good, $pool) or die "copy: $!";
 $node->start;
+is($node->safe_psql('postgres', 'SELECT count(*), sum(id) FROM t'),
+	$expected_data, 'the original pool put back: every row is back');
+# gone_t's storage was in the new pool: missing now, and it can be dropped
+my ($dret) = $node->psql('postgres', 'DROP TABLE gone_t');
+is($dret, 0, 'a table whose storage is missing from the pool can be dropped');
 
 # ---------------------------------------------------------------------
 # Absurd settings: the server must refuse to start, not fall back to the
