@@ -109,6 +109,34 @@ is($held, $NCUR, "$NCUR page images held in the cache at once ($held)");
 unlike($err, qr/merge cache has no free slot/, 'no "merge cache has no free slot"');
 is($ret, 0, 'the cursors\' transaction commits');
 
+# more cursors than the cache has slots: the image that finds every slot
+# pinned is an ERROR that says what to raise (as heap's "no unpinned
+# buffers available"), and once that transaction is gone every slot is free
+# again: the same nslots - 8 cursors hold their pages
+my $NMORE = $nslots + 8;
+sql(qq{DO \$\$BEGIN
+  FOR i IN @{[ $NCUR + 1 ]}..$NMORE LOOP
+    EXECUTE format('CREATE TABLE h%s (a int, b int) USING nvm_am', i);
+    EXECUTE format('INSERT INTO h%s VALUES (%s, 0)', i, i);
+    EXECUTE format('UPDATE h%s SET b = 1', i);
+  END LOOP;
+END\$\$;});
+my $over = "SET nvm_am.read_mode = redirect;\nBEGIN;\n";
+$over .= "DECLARE c$_ CURSOR FOR SELECT a FROM h$_;\nFETCH 1 FROM c$_;\n" for 1 .. $NMORE;
+$over .= "COMMIT;\n";
+($ret, $out, $err) = $node->psql('postgres', $over, on_error_stop => 1);
+isnt($ret, 0, "$NMORE cursors holding pages with log records: more than the cache holds");
+like($err, qr/ERROR:  nvm_am merge cache has no free slot\nDETAIL:  All $nslots page images of the cache are in use\.\nHINT:  Raise nvm_am\.merge_cache_size\./,
+	'the error says the cache is full of pinned images and what to raise');
+($ret, $out, $err) = $node->psql('postgres', $script, on_error_stop => 1);
+$held = grep { /^\d+$/ } split /\n/, $out;
+is($held, $NCUR, "after it, $NCUR page images held in the cache at once again ($held)");
+sql(qq{DO \$\$BEGIN
+  FOR i IN @{[ $NCUR + 1 ]}..$NMORE LOOP
+    EXECUTE format('DROP TABLE h%s', i);
+  END LOOP;
+END\$\$;});
+
 # the rows are all there and the pages sound
 sub verify
 {
