@@ -11,6 +11,9 @@
 # records are about as small as heap's: an update of one column, an insert
 # and a delete each within 16 bytes of heap's record for the same change;
 # and the standby's in-page logs hold the same records as the primary's.
+# full_page_writes turned off by a reload: a change of an nvm_am page is an
+# ERROR before anything changed (heap tables still change), and on again
+# everything works.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -160,6 +163,33 @@ like($plog, qr/delta.*delta/, "acc's page has DELTA records on the primary");
 # the first change after the checkpoint is a record on the standby)
 ok($slog =~ /\Q$plog\E$/ && $slog !~ /patch/,
 	"the standby's log of acc's page ends with the primary's records ($slog; $plog)");
+
+# full_page_writes turned off by a reload while in WAL mode: a change of an
+# nvm_am page is refused before anything changed (replay from a checkpoint
+# could apply it twice), heap keeps working, and turned on again it all
+# works as before
+psql_p(q{ALTER SYSTEM SET full_page_writes = off; SELECT pg_reload_conf();});
+$primary->poll_query_until('postgres', q{SELECT current_setting('full_page_writes') = 'off'})
+  or die 'full_page_writes stayed on';
+{
+	my $before = psql_p(q{SELECT abalance FROM acc WHERE aid = 1});
+	my ($ret, $out, $err) = $primary->psql('postgres', q{UPDATE acc SET abalance = abalance + 1 WHERE aid = 1});
+	isnt($ret, 0, 'full_page_writes = off: a change of an nvm_am page fails');
+	like($err, qr/ERROR:  nvm_am.wal_log requires full_page_writes = on\n(?:.*\n)*?HINT:  Set full_page_writes = on and reload the configuration\./,
+		'full_page_writes = off: the error says why and what to do');
+	is(psql_p(q{SELECT abalance FROM acc WHERE aid = 1}), $before, 'full_page_writes = off: the row is unchanged');
+	is(psql_p(q{UPDATE acc_heap SET abalance = abalance + 1 WHERE aid = 1 RETURNING 'ok'}), 'ok',
+		'full_page_writes = off: heap tables still change');
+}
+psql_p(q{ALTER SYSTEM RESET full_page_writes; SELECT pg_reload_conf();});
+$primary->poll_query_until('postgres', q{SELECT current_setting('full_page_writes') = 'on'})
+  or die 'full_page_writes stayed off';
+psql_p(q{UPDATE acc SET abalance = abalance + 1 WHERE aid = 1});
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('postgres',
+		q{SELECT string_agg(format('%s %s %s', ctid, xmin, acc), ',' ORDER BY aid) FROM acc}),
+	psql_p(q{SELECT string_agg(format('%s %s %s', ctid, xmin, acc), ',' ORDER BY aid) FROM acc}),
+	'full_page_writes on again: changes work and acc is equal on the standby');
 
 $standby->stop;
 $primary->stop;
