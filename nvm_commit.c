@@ -731,7 +731,14 @@ NvmCommitPreCommit(void)
 		entry = NvmCommitLogAlloc();
 		if (entry < 0)
 		{
-			/* every entry waits for the WAL writer: flush WAL ourselves */
+			/*
+			 * Every entry waits for a WAL flush: flush WAL ourselves.  Rare:
+			 * the XID_IN_USE record that every batch of NVM_XID_BATCH xids
+			 * flushes frees the entries of all commits before it, so only
+			 * commits since then and those between their pre-commit and
+			 * their end (one per backend) hold entries: 20,000 nvm-only
+			 * commits with the WAL writer stopped never filled the log.
+			 */
 			NvmPoolCountAdd(NVM_STAT_COMMIT_LOG_FULL, 1);
 			XLogFlush(NvmCommitInsertEnd());
 			entry = NvmCommitLogAlloc();
