@@ -9,6 +9,8 @@
 # VACUUM FULL (whose copies are not changes); then logical
 # replication (pgoutput, CREATE SUBSCRIPTION) of nvm_am tables under
 # pgbench: after catch-up the subscriber's tables equal the publisher's.
+# pg_walinspect describes nvm_am's LOGICAL records (rm_desc, rm_identify):
+# the change, the relation, the sizes of the new row and the old key.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -109,8 +111,12 @@ for my $mode ('off', 'on')
 		'skip-empty-xacts', '1') WITH ORDINALITY AS c(lsn, xid, data, ord)};
 	$node->safe_psql('postgres', $get);    # the schema's changes: none
 	my %out;
+	my %lsn;
+	my %kv;    # (kv's file before the workload rewrites it)
 	for my $p ('h_', 'n_')
 	{
+		$lsn{$p} = $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
+		$kv{$p} = $node->safe_psql('postgres', "SELECT pg_relation_filenode('${p}kv')");
 		$node->safe_psql('postgres', $_) for workload($p);
 		($out{$p} = $node->safe_psql('postgres', $get)) =~ s/\b${p}/X_/g;
 		# long values as their length and digest, for a readable diff
@@ -129,6 +135,21 @@ for my $mode ('off', 'on')
 		"wal_log $mode: REPLICA IDENTITY FULL carries the whole old row");
 	unlike($out{'n_'}, qr/rolled back|aborted/,
 		"wal_log $mode: rolled-back changes are not decoded");
+	# the LOGICAL records of the nvm_am workload, as pg_walinspect (rm_desc,
+	# rm_identify) describes them: the change, the relation, the row sizes
+	$node->safe_psql('postgres', 'CREATE EXTENSION IF NOT EXISTS pg_walinspect; CHECKPOINT');
+	my $kv = $kv{'n_'};
+	my $desc = $node->safe_psql('postgres', qq{SELECT string_agg(DISTINCT
+		regexp_replace(description, '[0-9]+ bytes', 'N bytes', 'g'), E'\n')
+		FROM pg_get_wal_records_info('$lsn{"n_"}', pg_current_wal_flush_lsn())
+		WHERE resource_manager = 'nvm_am' AND record_type = 'LOGICAL'
+		  AND description LIKE '%/$kv%'});
+	like($desc, qr{^insert in rel \d+/\d+/$kv, new row N bytes$}m,
+		"wal_log $mode: pg_walinspect describes an nvm_am insert's LOGICAL record");
+	like($desc, qr{^update in rel \d+/\d+/$kv, new row N bytes, old row's identity N bytes$}m,
+		"wal_log $mode: and a key change's, with the old key");
+	like($desc, qr{^delete in rel \d+/\d+/$kv, old row's identity N bytes$}m,
+		"wal_log $mode: and a delete's");
 	is($node->safe_psql('postgres',
 			q{SELECT spill_txns > 0 FROM pg_stat_replication_slots WHERE slot_name = 'dec'}),
 		't', "wal_log $mode: the large transactions were spilled to disk");
