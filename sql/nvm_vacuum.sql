@@ -86,3 +86,20 @@ INSERT INTO vac4 VALUES (1000, repeat('r', 7000));
 SELECT ctid FROM vac4 WHERE id = 1000;
 SELECT * FROM nvm_am.nvm_am_check('vac4');
 DROP TABLE vac4;
+-- a multixact xmax whose members all finished (a FOR SHARE lock and a
+-- FOR UPDATE lock of the same row in a released subtransaction): a read
+-- marks it invalid, and VACUUM clears it, as heap's does
+CREATE TABLE vac5 (id int PRIMARY KEY, v int) USING nvm_am;
+INSERT INTO vac5 SELECT g, g FROM generate_series(1, 3) g;
+BEGIN;
+SELECT id FROM vac5 WHERE id = 1 FOR SHARE;
+SAVEPOINT a;
+SELECT id FROM vac5 WHERE id = 1 FOR UPDATE;
+RELEASE a;
+COMMIT;
+SELECT count(*) AS members FROM pg_get_multixact_members((SELECT xmax FROM vac5 WHERE id = 1));
+SELECT id, xmax <> '0' AS has_xmax FROM vac5 ORDER BY id;
+VACUUM vac5;
+SELECT id, xmax FROM vac5 ORDER BY id;
+SELECT * FROM nvm_am.nvm_am_check('vac5');
+DROP TABLE vac5;
