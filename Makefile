@@ -44,7 +44,18 @@ PG_CPPFLAGS += -DPGDLLEXPORT='__attribute__((visibility("default")))'
 # link-time optimisation: the small functions of one layer that another
 # calls on every read (page lock, page table, merge-cache lookup, pins) are
 # inlined across files; PGXS puts CFLAGS on the link line too
+# (not in a coverage build: gcov needs the objects as compiled)
+ifndef NVM_COVERAGE
 PG_CFLAGS += -flto=auto
+endif
+
+# make NVM_COVERAGE=1: a build that counts the lines it runs (gcov), for
+# scripts/coverage.sh; each process writes its counts into *.gcda beside the
+# objects when it exits normally (not when it is killed)
+ifdef NVM_COVERAGE
+PG_CFLAGS += --coverage -O0
+SHLIB_LINK += --coverage
+endif
 
 # make NVM_ASSERTS=1: enable nvm_am's Assert()s on a server built without
 # --enable-cassert (the test command builds this way)
