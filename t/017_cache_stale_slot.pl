@@ -90,18 +90,35 @@ cmp_ok($evictions, '<', $nslots / 2,
 # the pages instead of pinning them: the probe sets redirect, whatever
 # PGOPTIONS says.)
 my $NCUR = $nslots - 8;
-sql(qq{DROP TABLE IF EXISTS x;
-DO \$\$BEGIN
-  FOR i IN 1..$NCUR LOOP
+
+# one_page_tables FROM, TO - tables hFROM .. hTO of one row each, whose page
+# has a log record
+sub one_page_tables
+{
+	my ($from, $to) = @_;
+	sql(qq{DO \$\$BEGIN
+  FOR i IN $from..$to LOOP
     EXECUTE format('CREATE TABLE h%s (a int, b int) USING nvm_am', i);
     EXECUTE format('INSERT INTO h%s VALUES (%s, 0)', i, i);
     EXECUTE format('UPDATE h%s SET b = 1', i);
   END LOOP;
 END\$\$;});
-my $script = "SET nvm_am.read_mode = redirect;\nBEGIN;\n";
-$script .= "DECLARE c$_ CURSOR FOR SELECT a FROM h$_;\nFETCH 1 FROM c$_;\n"
-  for 1 .. $NCUR;
-$script .= "COMMIT;\n";
+	return;
+}
+
+# cursors N - a transaction that keeps a cursor on each of h1 .. hN, each
+# having fetched its row
+sub cursors
+{
+	my ($n) = @_;
+	my $s = "SET nvm_am.read_mode = redirect;\nBEGIN;\n";
+	$s .= "DECLARE c$_ CURSOR FOR SELECT a FROM h$_;\nFETCH 1 FROM c$_;\n" for 1 .. $n;
+	return $s . "COMMIT;\n";
+}
+
+sql('DROP TABLE IF EXISTS x');
+one_page_tables(1, $NCUR);
+my $script = cursors($NCUR);
 my ($ret, $out);
 ($ret, $out, $err) = $node->psql('postgres', $script, on_error_stop => 1);
 my $held = grep { /^\d+$/ } split /\n/, $out;
@@ -114,17 +131,8 @@ is($ret, 0, 'the cursors\' transaction commits');
 # buffers available"), and once that transaction is gone every slot is free
 # again: the same nslots - 8 cursors hold their pages
 my $NMORE = $nslots + 8;
-sql(qq{DO \$\$BEGIN
-  FOR i IN @{[ $NCUR + 1 ]}..$NMORE LOOP
-    EXECUTE format('CREATE TABLE h%s (a int, b int) USING nvm_am', i);
-    EXECUTE format('INSERT INTO h%s VALUES (%s, 0)', i, i);
-    EXECUTE format('UPDATE h%s SET b = 1', i);
-  END LOOP;
-END\$\$;});
-my $over = "SET nvm_am.read_mode = redirect;\nBEGIN;\n";
-$over .= "DECLARE c$_ CURSOR FOR SELECT a FROM h$_;\nFETCH 1 FROM c$_;\n" for 1 .. $NMORE;
-$over .= "COMMIT;\n";
-($ret, $out, $err) = $node->psql('postgres', $over, on_error_stop => 1);
+one_page_tables($NCUR + 1, $NMORE);
+($ret, $out, $err) = $node->psql('postgres', cursors($NMORE), on_error_stop => 1);
 isnt($ret, 0, "$NMORE cursors holding pages with log records: more than the cache holds");
 like($err, qr/ERROR:  nvm_am merge cache has no free slot\nDETAIL:  All $nslots page images of the cache are in use\.\nHINT:  Raise nvm_am\.merge_cache_size\./,
 	'the error says the cache is full of pinned images and what to raise');
