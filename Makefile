@@ -56,6 +56,7 @@ ifdef NVM_COVERAGE
 PG_CFLAGS += --coverage -O0
 SHLIB_LINK += --coverage
 endif
+EXTRA_CLEAN = *.gcno *.gcda *.gcov
 
 # make NVM_ASSERTS=1: enable nvm_am's Assert()s on a server built without
 # --enable-cassert (the test command builds this way)
