@@ -245,6 +245,9 @@ extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
 /* nvm_vacuum.c */
 extern void NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 							  BufferAccessStrategy bstrategy);
+extern bool NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
+							   MultiXactId cutoffMulti, TransactionId freezeLimit,
+							   MultiXactId *minMxid, TransactionId *frozenXid);
 
 /* nvm_rewrite.c */
 extern void NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,

@@ -6,8 +6,9 @@
  *	  LIVE and RECENTLY_DEAD, against the OldestXmin the command computed)
  *	  goes to the new storage, in table order, in the order of the
  *	  clustering index, or sorted by it, as the planner chose.  Xmins older
- *	  than the freeze cutoff are frozen, lockers and aborted updaters are
- *	  forgotten, and every version gets index entries of its own (no HOT
+ *	  than the freeze cutoff are frozen, lockers older than it go (as
+ *	  heap's freezing lets them), aborted updaters are forgotten, and every
+ *	  version gets index entries of its own (no HOT
  *	  chains in the copy).  Each version is formed anew from its columns,
  *	  as heap's copy forms it: columns added with a default since it was
  *	  written get that value in the copy, since the command then clears
@@ -107,8 +108,10 @@ typedef struct NvmRewriteState
  * table and every column in the row, a plain copy (the same bytes).  Its
  * visibility fields are tup's, and its t_ctid and t_self still the old
  * table's.  Then xmins before
- * cutoff are frozen (so relfrozenxid may be cutoff), lockers and aborted
- * updaters forgotten, and the HOT flags of t_infomask2 dropped (every
+ * cutoff are frozen (so relfrozenxid may be cutoff), lockers before cutoff
+ * and multixacts before cutoffMulti (or with members before cutoff) go as
+ * heap's freezing lets them go (a multixact leaves its updater), aborted
+ * updaters are forgotten, and the HOT flags of t_infomask2 dropped (every
  * version gets index entries of its own in the new table).
  * HEAP_KEYS_UPDATED stays with a kept updater that changed the key or
  * deleted the row: a FOR KEY SHARE lock (a foreign-key check) of a
@@ -121,7 +124,8 @@ typedef struct NvmRewriteState
  */
 static HeapTuple
 NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped,
-			   Datum *values, bool *isnull, TransactionId cutoff)
+			   Datum *values, bool *isnull, TransactionId cutoff,
+			   MultiXactId cutoffMulti)
 {
 	HeapTuple	copy;
 	HeapTupleHeader t;
@@ -164,23 +168,45 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
 		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t), NULL))
 		HeapTupleHeaderSetXminFrozen(t);
-	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
-		(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
-		!HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
 	{
-		/* the copy keeps the updater of a multixact, not its lockers */
-		TransactionId upd = HeapTupleGetUpdateXid(t);
+		MultiXactId multi = HeapTupleHeaderGetRawXmax(t);
+		bool		lockOnly = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask);
+		MultiXactId minMxid = multi;
+		TransactionId frozenXid = cutoff;
 
-		t->t_infomask &= ~HEAP_XMAX_BITS;
-		HeapTupleHeaderSetXmax(t, upd);
-		if (!TransactionIdIsValid(upd))
-			t->t_infomask |= HEAP_XMAX_INVALID;
+		/*
+		 * A multixact stays as heap's freezing keeps it (not older than
+		 * the cutoffs, which become the new table's relminmxid and
+		 * relfrozenxid); else the copy keeps its updater, not its lockers
+		 */
+		if ((t->t_infomask & HEAP_XMAX_INVALID) || !MultiXactIdIsValid(multi) ||
+			!NvmVacuumMultiKept(multi, t->t_infomask,
+								MultiXactIdIsRunning(multi, lockOnly),
+								cutoffMulti, cutoff, &minMxid, &frozenXid))
+		{
+			TransactionId upd = lockOnly || (t->t_infomask & HEAP_XMAX_INVALID) ?
+				InvalidTransactionId : HeapTupleGetUpdateXid(t);
+
+			t->t_infomask &= ~HEAP_XMAX_BITS;
+			HeapTupleHeaderSetXmax(t, upd);
+			if (!TransactionIdIsValid(upd))
+				t->t_infomask |= HEAP_XMAX_INVALID;
+		}
 	}
-	if (!(t->t_infomask & HEAP_XMAX_INVALID) &&
-		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
-		 (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
-		  !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t), NULL))))
+	if (!(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
+		TransactionIdIsNormal(HeapTupleHeaderGetRawXmax(t)) &&
+		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
+		 TransactionIdPrecedes(HeapTupleHeaderGetRawXmax(t), cutoff) :
+		 ((t->t_infomask & HEAP_XMAX_INVALID) ||
+		  (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
+		   !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t), NULL)))))
 	{
+		/*
+		 * A locker older than the cutoff (heap's freezing), or an aborted
+		 * updater (as VACUUM forgets it); lockers after the cutoff stay,
+		 * as in heap's copy (the xmax column shows them)
+		 */
 		t->t_infomask &= ~HEAP_XMAX_BITS;
 		t->t_infomask |= HEAP_XMAX_INVALID;
 		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
@@ -441,7 +467,7 @@ NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,
 				break;
 		}
 		copy = NvmRewriteCopy(tup, RelationGetDescr(OldTable), RelationGetDescr(NewTable),
-							  dropped, values, isnull, *xid_cutoff);
+							  dropped, values, isnull, *xid_cutoff, *multi_cutoff);
 		if (sort != NULL)
 			tuplesort_putheaptuple(sort, copy);
 		else

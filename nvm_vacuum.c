@@ -255,9 +255,10 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
  * NvmVacuumMultiKept - does the multixact xmax (with infomask) stay as it
  * is, by heap's rule (FreezeMultiXactId): running, or not older than
  * cutoffMulti and no member older than freezeLimit?  If so, lowers
- * *minMxid and *frozenXid to it and its oldest member.
+ * *minMxid and *frozenXid to it and its oldest member.  VACUUM and the
+ * copy of VACUUM FULL and CLUSTER (nvm_rewrite.c) ask it.
  */
-static bool
+bool
 NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
 				   MultiXactId cutoffMulti, TransactionId freezeLimit,
 				   MultiXactId *minMxid, TransactionId *frozenXid)
@@ -442,12 +443,24 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 				change = true;
 			}
 		}
+		else if (TransactionIdIsNormal(xmax) && HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
+		{
+			/*
+			 * A locker stays until the freeze limit passes it, as heap's
+			 * freezing keeps it (the xmax column shows it); relfrozenxid
+			 * stays behind it meanwhile (below).
+			 */
+			if (TransactionIdPrecedes(xmax, FreezeLimit))
+			{
+				NvmVacuumForgetXmax(&hdr, blkno, off);
+				change = true;
+			}
+		}
 		else if (TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, OldestXmin) &&
 				 ((t->t_infomask & HEAP_XMAX_INVALID) ||
-				  HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ||
 				  !NvmCommitXidCommitted(xmax, NULL)))
 		{
-			/* a finished locker or an aborted deleter */
+			/* an aborted deleter: its version is pruned, its ctid goes */
 			NvmVacuumForgetXmax(&hdr, blkno, off);
 			change = true;
 		}

@@ -103,3 +103,21 @@ VACUUM vac5;
 SELECT id, xmax FROM vac5 ORDER BY id;
 SELECT * FROM nvm_am.nvm_am_check('vac5');
 DROP TABLE vac5;
+-- rows locked by transactions that have ended (FOR UPDATE, and FOR KEY
+-- SHARE as a foreign-key check locks): VACUUM keeps their xmax until the
+-- freeze limit passes it, as heap's does; VACUUM FREEZE clears it
+CREATE TABLE vac6 (id int PRIMARY KEY, v int) USING nvm_am;
+INSERT INTO vac6 SELECT g, g FROM generate_series(1, 3) g;
+BEGIN;
+SELECT id FROM vac6 WHERE id = 1 FOR UPDATE;
+COMMIT;
+BEGIN;
+SELECT id FROM vac6 WHERE id = 2 FOR KEY SHARE;
+COMMIT;
+SELECT id, xmax <> '0' AS has_xmax FROM vac6 ORDER BY id;
+VACUUM vac6;
+SELECT id, xmax <> '0' AS has_xmax FROM vac6 ORDER BY id;
+SELECT * FROM nvm_am.nvm_am_check('vac6');
+VACUUM (FREEZE) vac6;
+SELECT id, xmax FROM vac6 ORDER BY id;
+DROP TABLE vac6;
