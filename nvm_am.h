@@ -245,9 +245,17 @@ extern bool NvmPrunePage(Relation rel, int dirIndex, BlockNumber blkno,
 /* nvm_vacuum.c */
 extern void NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 							  BufferAccessStrategy bstrategy);
-extern bool NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
-							   MultiXactId cutoffMulti, TransactionId freezeLimit,
-							   MultiXactId *minMxid, TransactionId *frozenXid);
+/* what becomes of a tuple's xmax when it is frozen (NvmVacuumXmaxFate) */
+typedef enum NvmXmaxFate
+{
+	NVM_XMAX_KEEP,				/* it stays */
+	NVM_XMAX_UPDATER,			/* a multixact gives way to its updater */
+	NVM_XMAX_FORGET				/* nothing stays */
+} NvmXmaxFate;
+extern NvmXmaxFate NvmVacuumXmaxFate(HeapTupleHeader t, TransactionId abortedBefore,
+									 TransactionId freezeLimit, MultiXactId cutoffMulti,
+									 TransactionId *upd, MultiXactId *minMxid,
+									 TransactionId *frozenXid);
 
 /* nvm_rewrite.c */
 extern void NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,

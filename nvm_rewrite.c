@@ -130,6 +130,9 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 	HeapTuple	copy;
 	HeapTupleHeader t;
 	bool		keyChanged;
+	TransactionId upd;
+	MultiXactId minMxid = cutoffMulti;	/* (what NvmVacuumXmaxFate lowers: */
+	TransactionId frozenXid = cutoff;	/* unused, the cutoffs stand) */
 
 	if (dropped || HeapTupleHeaderGetNatts(tup->t_data) < newDesc->natts)
 	{
@@ -168,48 +171,26 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 		TransactionIdPrecedes(HeapTupleHeaderGetRawXmin(t), cutoff) &&
 		NvmCommitXidCommitted(HeapTupleHeaderGetRawXmin(t), NULL))
 		HeapTupleHeaderSetXminFrozen(t);
-	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+
+	/*
+	 * heap's freezing of the xmax (the cutoffs become the new table's
+	 * relfrozenxid and relminmxid); an aborted updater goes whenever it is
+	 * not running, as its version is not copied
+	 */
+	switch (NvmVacuumXmaxFate(t, InvalidTransactionId, cutoff, cutoffMulti, &upd,
+							  &minMxid, &frozenXid))
 	{
-		MultiXactId multi = HeapTupleHeaderGetRawXmax(t);
-		bool		lockOnly = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask);
-		MultiXactId minMxid = multi;
-		TransactionId frozenXid = cutoff;
-
-		/*
-		 * A multixact stays as heap's freezing keeps it (not older than
-		 * the cutoffs, which become the new table's relminmxid and
-		 * relfrozenxid); else the copy keeps its updater, not its lockers
-		 */
-		if ((t->t_infomask & HEAP_XMAX_INVALID) || !MultiXactIdIsValid(multi) ||
-			!NvmVacuumMultiKept(multi, t->t_infomask,
-								MultiXactIdIsRunning(multi, lockOnly),
-								cutoffMulti, cutoff, &minMxid, &frozenXid))
-		{
-			TransactionId upd = lockOnly || (t->t_infomask & HEAP_XMAX_INVALID) ?
-				InvalidTransactionId : HeapTupleGetUpdateXid(t);
-
+		case NVM_XMAX_KEEP:
+			break;
+		case NVM_XMAX_UPDATER:
 			t->t_infomask &= ~HEAP_XMAX_BITS;
 			HeapTupleHeaderSetXmax(t, upd);
-			if (!TransactionIdIsValid(upd))
-				t->t_infomask |= HEAP_XMAX_INVALID;
-		}
-	}
-	if (!(t->t_infomask & HEAP_XMAX_IS_MULTI) &&
-		TransactionIdIsNormal(HeapTupleHeaderGetRawXmax(t)) &&
-		(HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
-		 TransactionIdPrecedes(HeapTupleHeaderGetRawXmax(t), cutoff) :
-		 ((t->t_infomask & HEAP_XMAX_INVALID) ||
-		  (!TransactionIdIsInProgress(HeapTupleHeaderGetRawXmax(t)) &&
-		   !NvmCommitXidCommitted(HeapTupleHeaderGetRawXmax(t), NULL)))))
-	{
-		/*
-		 * A locker older than the cutoff (heap's freezing), or an aborted
-		 * updater (as VACUUM forgets it); lockers after the cutoff stay,
-		 * as in heap's copy (the xmax column shows them)
-		 */
-		t->t_infomask &= ~HEAP_XMAX_BITS;
-		t->t_infomask |= HEAP_XMAX_INVALID;
-		HeapTupleHeaderSetXmax(t, InvalidTransactionId);
+			break;
+		case NVM_XMAX_FORGET:
+			t->t_infomask &= ~HEAP_XMAX_BITS;
+			t->t_infomask |= HEAP_XMAX_INVALID;
+			HeapTupleHeaderSetXmax(t, InvalidTransactionId);
+			break;
 	}
 	if (keyChanged && !(t->t_infomask & HEAP_XMAX_INVALID))
 		t->t_infomask2 |= HEAP_KEYS_UPDATED;

@@ -255,10 +255,9 @@ NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
  * NvmVacuumMultiKept - does the multixact xmax (with infomask) stay as it
  * is, by heap's rule (FreezeMultiXactId): running, or not older than
  * cutoffMulti and no member older than freezeLimit?  If so, lowers
- * *minMxid and *frozenXid to it and its oldest member.  VACUUM and the
- * copy of VACUUM FULL and CLUSTER (nvm_rewrite.c) ask it.
+ * *minMxid and *frozenXid to it and its oldest member.
  */
-bool
+static bool
 NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
 				   MultiXactId cutoffMulti, TransactionId freezeLimit,
 				   MultiXactId *minMxid, TransactionId *frozenXid)
@@ -284,6 +283,65 @@ NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
 	if (TransactionIdIsNormal(oldest) && TransactionIdPrecedes(oldest, *frozenXid))
 		*frozenXid = oldest;
 	return true;
+}
+
+/*
+ * NvmVacuumXmaxFate - heap's freezing rule for the raw xmax of the tuple
+ * header t, which VACUUM and the copy of VACUUM FULL and CLUSTER
+ * (nvm_rewrite.c) apply: NVM_XMAX_KEEP, it stays (a multixact
+ * NvmVacuumMultiKept keeps, which lowers *minMxid and *frozenXid; a locker
+ * freezeLimit has not passed; a committed or running updater);
+ * NVM_XMAX_UPDATER, a multixact gives way to its committed updater, *upd;
+ * NVM_XMAX_FORGET, nothing stays (a multixact with nothing to keep, a
+ * locker before freezeLimit, an aborted updater: one the hint calls
+ * invalid or that did not commit, before abortedBefore or, with
+ * abortedBefore invalid, not running).  The raw xmax counts, whatever the
+ * hint bits say: nvm_am's hint bits are not made durable, so after a crash
+ * a reader may have to ask clog (or the multixact SLRU) about an xmax
+ * again, and relfrozenxid must not have passed it.
+ */
+NvmXmaxFate
+NvmVacuumXmaxFate(HeapTupleHeader t, TransactionId abortedBefore,
+				  TransactionId freezeLimit, MultiXactId cutoffMulti,
+				  TransactionId *upd, MultiXactId *minMxid, TransactionId *frozenXid)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(t);
+	bool		lockOnly = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask);
+
+	if (t->t_infomask & HEAP_XMAX_IS_MULTI)
+	{
+		/*
+		 * A finished multixact becomes its updater, or nothing, when heap's
+		 * freezing would replace it (older than the multixact cutoff, or a
+		 * member older than the freeze limit).  Otherwise it stays, as in
+		 * heap: its members say more than one xid can (a FOR UPDATE lock
+		 * beside an update that kept the key: a foreign-key check that
+		 * follows the row's chain goes by the update, FOR KEY SHARE of this
+		 * version by the lock), and the new relminmxid and relfrozenxid
+		 * must not pass it and its members.  One the hint calls invalid has
+		 * no member locking or updating any more.
+		 */
+		if (!(t->t_infomask & HEAP_XMAX_INVALID) && MultiXactIdIsValid(xmax) &&
+			NvmVacuumMultiKept(xmax, t->t_infomask, MultiXactIdIsRunning(xmax, lockOnly),
+							   cutoffMulti, freezeLimit, minMxid, frozenXid))
+			return NVM_XMAX_KEEP;
+		*upd = lockOnly || (t->t_infomask & HEAP_XMAX_INVALID) || !MultiXactIdIsValid(xmax) ?
+			InvalidTransactionId : HeapTupleGetUpdateXid(t);
+		return TransactionIdIsValid(*upd) && NvmCommitXidCommitted(*upd, NULL) ?
+			NVM_XMAX_UPDATER : NVM_XMAX_FORGET;
+	}
+	if (!TransactionIdIsNormal(xmax))
+		return NVM_XMAX_KEEP;
+	if (lockOnly)
+	{
+		/* a locker stays until the freeze limit passes it, as in heap */
+		return TransactionIdPrecedes(xmax, freezeLimit) ? NVM_XMAX_FORGET : NVM_XMAX_KEEP;
+	}
+	if ((TransactionIdIsValid(abortedBefore) ? TransactionIdPrecedes(xmax, abortedBefore) :
+		 !TransactionIdIsInProgress(xmax)) &&
+		((t->t_infomask & HEAP_XMAX_INVALID) || !NvmCommitXidCommitted(xmax, NULL)))
+		return NVM_XMAX_FORGET;
+	return NVM_XMAX_KEEP;
 }
 
 /*
@@ -379,6 +437,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		HeapTupleHeader t;
 		TransactionId xmin;
 		TransactionId xmax;
+		TransactionId upd;
 		bool		change = false;
 		HeapTupleHeaderData hdr;
 
@@ -397,72 +456,25 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			HeapTupleHeaderSetXminFrozen(&hdr);
 			change = true;
 		}
+
 		/*
-		 * The raw xmax counts, whatever the hint bits say: nvm_am's hint bits
-		 * are not made durable, so after a crash a reader may have to ask
-		 * clog (or the multixact SLRU) about an xmax again, and relfrozenxid
-		 * must not have passed it.  An xmax the hint calls invalid is
-		 * forgotten here like an aborted one.
+		 * heap's freezing of the xmax; an aborted deleter goes once
+		 * OldestXmin passes it (its version is pruned, its ctid goes)
 		 */
-		xmax = HeapTupleHeaderGetRawXmax(t);
-		if ((t->t_infomask & HEAP_XMAX_IS_MULTI) && (t->t_infomask & HEAP_XMAX_INVALID))
+		switch (NvmVacuumXmaxFate(t, OldestXmin, FreezeLimit, MultiXactCutoff, &upd,
+								  minMxid, frozenXid))
 		{
-			/* a multixact with no member locking or updating any more */
-			NvmVacuumForgetXmax(&hdr, blkno, off);
-			change = true;
-		}
-		else if (t->t_infomask & HEAP_XMAX_IS_MULTI)
-		{
-			/*
-			 * A finished multixact becomes its updater, or nothing, when
-			 * heap's freezing would replace it (older than the multixact
-			 * cutoff, or a member older than the freeze limit).  Otherwise
-			 * it stays, as in heap: its members say more than one xid can
-			 * (a FOR UPDATE lock beside an update that kept the key: a
-			 * foreign-key check that follows the row's chain goes by the
-			 * update, FOR KEY SHARE of this version by the lock), and the
-			 * new relminmxid and relfrozenxid must not pass it and its
-			 * members.
-			 */
-			bool		running = MultiXactIdIsRunning(xmax,
-														   HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask));
-
-			if (!NvmVacuumMultiKept(xmax, t->t_infomask, running, MultiXactCutoff,
-									FreezeLimit, minMxid, frozenXid))
-			{
-				TransactionId upd = HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask) ?
-					InvalidTransactionId : HeapTupleGetUpdateXid(t);
-
-				if (TransactionIdIsValid(upd) && NvmCommitXidCommitted(upd, NULL))
-				{
-					hdr.t_infomask &= ~HEAP_XMAX_BITS;
-					HeapTupleHeaderSetXmax(&hdr, upd);
-				}
-				else
-					NvmVacuumForgetXmax(&hdr, blkno, off);
+			case NVM_XMAX_KEEP:
+				break;
+			case NVM_XMAX_UPDATER:
+				hdr.t_infomask &= ~HEAP_XMAX_BITS;
+				HeapTupleHeaderSetXmax(&hdr, upd);
 				change = true;
-			}
-		}
-		else if (TransactionIdIsNormal(xmax) && HEAP_XMAX_IS_LOCKED_ONLY(t->t_infomask))
-		{
-			/*
-			 * A locker stays until the freeze limit passes it, as heap's
-			 * freezing keeps it (the xmax column shows it); relfrozenxid
-			 * stays behind it meanwhile (below).
-			 */
-			if (TransactionIdPrecedes(xmax, FreezeLimit))
-			{
+				break;
+			case NVM_XMAX_FORGET:
 				NvmVacuumForgetXmax(&hdr, blkno, off);
 				change = true;
-			}
-		}
-		else if (TransactionIdIsNormal(xmax) && TransactionIdPrecedes(xmax, OldestXmin) &&
-				 ((t->t_infomask & HEAP_XMAX_INVALID) ||
-				  !NvmCommitXidCommitted(xmax, NULL)))
-		{
-			/* an aborted deleter: its version is pruned, its ctid goes */
-			NvmVacuumForgetXmax(&hdr, blkno, off);
-			change = true;
+				break;
 		}
 		if (change)
 		{
