@@ -314,12 +314,13 @@ NvmScanNextBlock(NvmScanDesc scan, ScanDirection dir)
 }
 
 /*
- * NvmScanPrefetchNext - when the checksum of the block after the current
- * one (in the scan's direction) is still to be checked, have its image
- * brought into the CPU's cache while the scan returns the current block's
- * tuples (IplPrefetchStart): a scan's first read of a table after a start
- * checks every page.  A parallel scan's next block is usually the one
- * after; when it is not, the hint is wasted.
+ * NvmScanPrefetchNext - have the image of the block after the current one
+ * (in the scan's direction) brought into the CPU's cache while the scan
+ * returns the current block's tuples (IplPrefetchStart): the checksum
+ * check of a scan's first read of a table after a start, and on every
+ * later read the scan's own look at the tuples, then find it there.  A
+ * parallel scan's next block is usually the one after; when it is not, the
+ * hint is wasted.
  */
 static void
 NvmScanPrefetchNext(NvmScanDesc scan, bool backward)
