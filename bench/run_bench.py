@@ -143,10 +143,10 @@ AMS = ("heap", "nvm_am")
 
 FULL = dict(scale=10, duration=8, clients=(1, 2, 4), ycsb_rows=200_000,
             lineitem=1_500_000, scan_runs=3, crash_scales=(10, 60), batch_rows=100,
-            contention_clients=(8, 16), contention_duration=8, runs=3)
+            contention_clients=(8, 16), contention_duration=8, runs=3, mode_pairs=15)
 QUICK = dict(scale=2, duration=2, clients=(2,), ycsb_rows=50_000,
              lineitem=200_000, scan_runs=2, crash_scales=(2, 6), batch_rows=100,
-             contention_clients=(8, 16), contention_duration=2, runs=3)
+             contention_clients=(8, 16), contention_duration=2, runs=3, mode_pairs=5)
 CLIENTS = (1, 2)
 DISK_WORK = "/var/tmp/nvm_bench_disk"
 HANG_GRACE = 20          # seconds past -T before a pgbench run counts as hung
@@ -1086,6 +1086,55 @@ def copy_load(cfg, owners, rows, n):
         add_load_row(rows, setup, variant, n, times[setup])
 
 
+def read_modes_paired(cfg, setups):
+    """The two read modes of nvm_am (redirect and copy) on Q1 and Q6, in one
+    session of the nvm_am set-up: cfg["mode_pairs"] pairs of runs, the
+    setting changed before each run and the order of a pair alternated.
+    The TPC-H rows compare rounds minutes apart, in which this kind of
+    machine can run at different speeds (times moved by a factor of two
+    between rounds); the runs of a pair are a second or two apart.  Adds a
+    line to INFO per query and writes read_modes.csv: the median of the
+    pairs' ratios (redirect time / copy time), how many pairs redirect won,
+    and each mode's median time."""
+    if "nvm_am" not in setups or "nvm_am-copy" not in setups:
+        return
+    setup = "nvm_am"
+    _, am, _ = SETUPS[setup]
+    pairs = cfg["mode_pairs"]
+    found = []
+    for qname, q in (("Q1", Q1), ("Q6", Q6)):
+        lines = [q + ";", "\\timing on"]
+        order = []
+        for i in range(pairs):
+            for mode in (("redirect", "copy") if i % 2 == 0 else ("copy", "redirect")):
+                lines += ["\\timing off", "SET nvm_am.read_mode = %s;" % mode, "\\timing on",
+                          q + ";"]
+                order.append(mode)
+        path = write_script("modes.sql", "\n".join(lines) + "\n")
+        use_setup(setup)
+        out, _, _ = run_pg([PGBIN + "/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", DBS[am],
+                            "-f", path], env=target_env(setup), timeout=3600)
+        times = [float(x) for x in re.findall(r"Time: ([\d.]+) ms", out)]
+        times = times[-len(order):]
+        got = {"redirect": [], "copy": []}
+        for mode, t in zip(order, times):
+            got[mode].append(t)
+        ratios = [r / c for r, c in zip(got["redirect"], got["copy"])]
+        med = statistics.median(ratios)
+        won = sum(1 for x in ratios if x < 1)
+        found.append(dict(query=qname, pairs=pairs, ratio_median=round(med, 3),
+                          ratio_min=round(min(ratios), 3), ratio_max=round(max(ratios), 3),
+                          redirect_won=won, redirect_ms=round(statistics.median(got["redirect"]), 1),
+                          copy_ms=round(statistics.median(got["copy"]), 1)))
+        INFO.append("read modes, %s warm, one session, %d pairs (setting changed before each run): "
+                    "redirect / copy time median %.3f (pairs %.2f-%.2f), redirect faster in %d of "
+                    "%d; medians redirect %.1f ms, copy %.1f ms"
+                    % (qname, pairs, med, min(ratios), max(ratios), won, pairs,
+                       statistics.median(got["redirect"]), statistics.median(got["copy"])))
+        log("   read modes %s: redirect/copy %.3f, redirect faster in %d/%d" % (qname, med, won, pairs))
+    write_csv(found, os.path.join(RESULTS, "read_modes.csv"), list(found[0].keys()))
+
+
 def tpch(cfg, setups, rows):
     """Load lineitem into every store cfg["runs"] times, stores alternated
     (the "load" row: median time; the space: the first load), then
@@ -1157,6 +1206,7 @@ def tpch(cfg, setups, rows):
                            samples=[t / 1000.0 for t in ts], runs=len(ts), runs_total=len(ts))
                 add_row(rows, setup, "tpch", "%s %s, %d MB" % (qname, temp, sizes[setup] >> 20),
                         res, unit="query", units=0)
+    read_modes_paired(cfg, setups)
     for setup in owners:
         setup_psql(setup, "DROP TABLE lineitem")
 
