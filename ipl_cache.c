@@ -224,6 +224,23 @@ IplCacheLookup(uint64 frame)
 }
 
 /*
+ * IplCachePeek - the image the cache holds for frame, or NULL, for a hint
+ * (a prefetch): read without the lock of the page in the frame, so it may
+ * be an image on its way out or one of the frame's earlier page; the
+ * address is always one of the cache's slots.  Unlike IplCacheLookup it
+ * leaves the usage count alone: nobody has read the image yet.
+ */
+Page
+IplCachePeek(uint64 frame)
+{
+	int			slot = (int) ((volatile int32 *) frame_slot)[frame] - 1;
+
+	if (slot < 0 || slot >= cache->nslots)
+		return NULL;
+	return IplCacheSlotPage(slot);
+}
+
+/*
  * IplCacheDropStale - forget the image in slot, found for frame but made
  * for an earlier use of the frame (its relation was dropped or truncated,
  * and the frame freed and taken again).  Caller holds the lock of the page

@@ -1026,9 +1026,10 @@ IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 }
 
 /*
- * IplPrefetchStart - set cur up to ask the CPU for the base image of page
- * blkno (of the relation in directory entry dirIndex) over steps calls of
- * IplPrefetchStep.  A sequential scan calls it for the page it reads next
+ * IplPrefetchStart - set cur up to ask the CPU for the image of page blkno
+ * (of the relation in directory entry dirIndex) that a read will find, the
+ * merge cache's if it holds one (IplCachePeek), else the base image, over
+ * steps calls of IplPrefetchStep.  A sequential scan calls it for the page it reads next
  * and steps once per tuple it returns of the page before, so that the next
  * page's bytes come in while the executor works on the tuples before
  * instead of being waited for when the scan gets there: on the first read
@@ -1040,7 +1041,10 @@ IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
  * without on a quiet machine: 11 % faster in place, level with the copy
  * mode, which it leaves as it was).  A page whose image is merged from
  * its log reads the base too when the merge cache has no image of it.
- * With no steps to come every line is asked for at once.  A hint: the
+ * (The base alone missed every page a read finds in the cache: after a
+ * bulk load the cache keeps the images of its last pages, 8,192 of the
+ * 20,000 of a 156 MB table with the default cache, and in-place Q1 and Q6
+ * ran at 1.02 and 1.03 of the copy mode's time.)  With no steps to come every line is asked for at once.  A hint: the
  * frame is looked up without the page lock and may be one the page is
  * leaving.  Caller holds a lock on the relation.
  */
@@ -1050,11 +1054,14 @@ IplPrefetchStart(IplPrefetchCursor *cur, int dirIndex, BlockNumber blkno,
 {
 	uint64		frame = NvmPoolRelPeekFrame(dirIndex, blkno);
 	int			lines = BLCKSZ / IPL_CPU_LINE;
+	Page		image;
 
 	cur->next = cur->end = NULL;
 	if (frame == 0)
 		return;
-	cur->next = (const char *) NvmPoolFramePage(frame);
+	/* the cached image, which IplImage will return, else the base */
+	image = IplCachePeek(frame);
+	cur->next = (const char *) (image ? image : NvmPoolFramePage(frame));
 	cur->end = cur->next + BLCKSZ;
 	cur->step = (steps > 0 ? (lines + steps - 1) / steps : lines) * IPL_CPU_LINE;
 	if (steps == 0)

@@ -214,6 +214,7 @@ extern Page IplCacheSlotPage(int slot);
 extern uint64 IplCacheSlotPinId(int slot);
 extern int	IplCacheSlotOfPage(Page page);
 extern int	IplCacheLookup(uint64 frame);
+extern Page IplCachePeek(uint64 frame);
 extern int	IplCacheAlloc(void);
 extern int	IplCacheTryAlloc(void);
 extern void IplCacheFree(int slot);
