@@ -1026,27 +1026,27 @@ IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf)
 }
 
 /*
- * IplPrefetchStart - set cur up to ask the CPU for the image of page blkno
- * (of the relation in directory entry dirIndex) that a read will find, the
- * merge cache's if it holds one (IplCachePeek), else the base image, over
- * steps calls of IplPrefetchStep.  A sequential scan calls it for the page it reads next
- * and steps once per tuple it returns of the page before, so that the next
- * page's bytes come in while the executor works on the tuples before
+ * IplPrefetchStart - set cur up to ask the CPU for the image of page blkno (of
+ * the relation in directory entry dirIndex) that a read will find, the merge
+ * cache's if it holds one (IplCachePeek), else the base image, over steps
+ * calls of IplPrefetchStep.  A sequential scan calls it for the page it reads
+ * next and steps once per tuple it returns of the page before, so that the
+ * next page's bytes come in while the executor works on the tuples before
  * instead of being waited for when the scan gets there: on the first read
- * after a start the checksum check, which reads all of the page (about as
- * long as the checksum itself when the pool is in memory); on later reads
- * the line pointers and tuple headers the scan's visibility loop reads and
- * the tuples the executor deforms, in place or in the copy of
- * read_mode = copy (warm TPC-H Q6, one session alternating with and
- * without on a quiet machine: 11 % faster in place, level with the copy
- * mode, which it leaves as it was).  A page whose image is merged from
- * its log reads the base too when the merge cache has no image of it.
- * (The base alone missed every page a read finds in the cache: after a
- * bulk load the cache keeps the images of its last pages, 8,192 of the
- * 20,000 of a 156 MB table with the default cache, and in-place Q1 and Q6
- * ran at 1.02 and 1.03 of the copy mode's time.)  With no steps to come every line is asked for at once.  A hint: the
- * frame is looked up without the page lock and may be one the page is
- * leaving.  Caller holds a lock on the relation.
+ * after a start the checksum check, which reads all of the page (about as long
+ * as the checksum itself when the pool is in memory); on later reads the line
+ * pointers and tuple headers the scan's visibility loop reads and the tuples
+ * the executor deforms, in place or in the copy of read_mode = copy (warm
+ * TPC-H Q6, one session alternating with and without on a quiet machine: 11 %
+ * faster in place, level with the copy mode, which it leaves as it was).  A
+ * page whose image is merged from its log reads the base too when the merge
+ * cache has no image of it.  (The base alone missed every page a read finds in
+ * the cache: after a bulk load the cache keeps the images of its last pages,
+ * 8,192 of the 20,000 of a 156 MB table with the default cache, and in-place
+ * Q1 and Q6 ran at 1.02 and 1.03 of the copy mode's time.)  With no steps to
+ * come every line is asked for at once.  A hint: the frame is looked up
+ * without the page lock and may be one the page is leaving.  Caller holds a
+ * lock on the relation.
  */
 void
 IplPrefetchStart(IplPrefetchCursor *cur, int dirIndex, BlockNumber blkno,
