@@ -256,6 +256,7 @@ extern NvmXmaxFate NvmVacuumXmaxFate(HeapTupleHeader t, TransactionId abortedBef
 									 TransactionId freezeLimit, MultiXactId cutoffMulti,
 									 TransactionId *upd, MultiXactId *minMxid,
 									 TransactionId *frozenXid);
+extern bool NvmVacuumSetXmax(HeapTupleHeader hdr, NvmXmaxFate fate, TransactionId upd);
 
 /* nvm_rewrite.c */
 extern void NvmRewriteCopyForCluster(Relation OldTable, Relation NewTable,

@@ -131,6 +131,7 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 	HeapTupleHeader t;
 	bool		keyChanged;
 	TransactionId upd;
+	NvmXmaxFate fate;
 	MultiXactId minMxid = cutoffMulti;	/* (what NvmVacuumXmaxFate lowers: */
 	TransactionId frozenXid = cutoff;	/* unused, the cutoffs stand) */
 
@@ -177,21 +178,9 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 	 * relfrozenxid and relminmxid); an aborted updater goes whenever it is
 	 * not running, as its version is not copied
 	 */
-	switch (NvmVacuumXmaxFate(t, InvalidTransactionId, cutoff, cutoffMulti, &upd,
-							  &minMxid, &frozenXid))
-	{
-		case NVM_XMAX_KEEP:
-			break;
-		case NVM_XMAX_UPDATER:
-			t->t_infomask &= ~HEAP_XMAX_BITS;
-			HeapTupleHeaderSetXmax(t, upd);
-			break;
-		case NVM_XMAX_FORGET:
-			t->t_infomask &= ~HEAP_XMAX_BITS;
-			t->t_infomask |= HEAP_XMAX_INVALID;
-			HeapTupleHeaderSetXmax(t, InvalidTransactionId);
-			break;
-	}
+	fate = NvmVacuumXmaxFate(t, InvalidTransactionId, cutoff, cutoffMulti, &upd,
+							 &minMxid, &frozenXid);
+	NvmVacuumSetXmax(t, fate, upd);
 	if (keyChanged && !(t->t_infomask & HEAP_XMAX_INVALID))
 		t->t_infomask2 |= HEAP_KEYS_UPDATED;
 	return copy;

@@ -236,22 +236,6 @@ NvmVacuumDonePage(Relation rel, int dirIndex, BlockNumber blkno, LWLock *lock,
 }
 
 /*
- * NvmVacuumForgetXmax - clear the xmax of hdr, the header of the tuple at
- * (blkno, off), whose lockers finished or whose updater aborted, and point
- * its ctid back at the tuple: the aborted version it named is pruned, and
- * the page it was on may be cut off the table after that.
- */
-static void
-NvmVacuumForgetXmax(HeapTupleHeader hdr, BlockNumber blkno, OffsetNumber off)
-{
-	hdr->t_infomask &= ~HEAP_XMAX_BITS;
-	hdr->t_infomask |= HEAP_XMAX_INVALID;
-	hdr->t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
-	HeapTupleHeaderSetXmax(hdr, InvalidTransactionId);
-	ItemPointerSet(&hdr->t_ctid, blkno, off);
-}
-
-/*
  * NvmVacuumMultiKept - does the multixact xmax (with infomask) stay as it
  * is, by heap's rule (FreezeMultiXactId): running, or not older than
  * cutoffMulti and no member older than freezeLimit?  If so, lowers
@@ -342,6 +326,27 @@ NvmVacuumXmaxFate(HeapTupleHeader t, TransactionId abortedBefore,
 		((t->t_infomask & HEAP_XMAX_INVALID) || !NvmCommitXidCommitted(xmax, NULL)))
 		return NVM_XMAX_FORGET;
 	return NVM_XMAX_KEEP;
+}
+
+/*
+ * NvmVacuumSetXmax - write into the tuple header hdr the xmax that fate,
+ * from NvmVacuumXmaxFate with its updater upd, leaves: upd as a plain
+ * xmax (NVM_XMAX_UPDATER) or none (NVM_XMAX_FORGET).  Returns whether hdr
+ * changed.  The caller's copy of a header, written back by the caller.
+ */
+bool
+NvmVacuumSetXmax(HeapTupleHeader hdr, NvmXmaxFate fate, TransactionId upd)
+{
+	if (fate == NVM_XMAX_KEEP)
+		return false;
+	hdr->t_infomask &= ~HEAP_XMAX_BITS;
+	if (fate == NVM_XMAX_FORGET)
+	{
+		hdr->t_infomask |= HEAP_XMAX_INVALID;
+		upd = InvalidTransactionId;
+	}
+	HeapTupleHeaderSetXmax(hdr, upd);
+	return true;
 }
 
 /*
@@ -438,6 +443,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		TransactionId xmin;
 		TransactionId xmax;
 		TransactionId upd;
+		NvmXmaxFate fate;
 		bool		change = false;
 		HeapTupleHeaderData hdr;
 
@@ -459,22 +465,20 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 
 		/*
 		 * heap's freezing of the xmax; an aborted deleter goes once
-		 * OldestXmin passes it (its version is pruned, its ctid goes)
+		 * OldestXmin passes it
 		 */
-		switch (NvmVacuumXmaxFate(t, OldestXmin, FreezeLimit, MultiXactCutoff, &upd,
-								  minMxid, frozenXid))
+		fate = NvmVacuumXmaxFate(t, OldestXmin, FreezeLimit, MultiXactCutoff, &upd,
+								 minMxid, frozenXid);
+		if (NvmVacuumSetXmax(&hdr, fate, upd))
+			change = true;
+		if (fate == NVM_XMAX_FORGET)
 		{
-			case NVM_XMAX_KEEP:
-				break;
-			case NVM_XMAX_UPDATER:
-				hdr.t_infomask &= ~HEAP_XMAX_BITS;
-				HeapTupleHeaderSetXmax(&hdr, upd);
-				change = true;
-				break;
-			case NVM_XMAX_FORGET:
-				NvmVacuumForgetXmax(&hdr, blkno, off);
-				change = true;
-				break;
+			/*
+			 * its ctid back at the tuple: the aborted version it named is
+			 * pruned, and the page it was on may be cut off the table
+			 */
+			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
+			ItemPointerSet(&hdr.t_ctid, blkno, off);
 		}
 		if (change)
 		{
