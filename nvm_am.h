@@ -249,6 +249,7 @@ extern void NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 typedef enum NvmXmaxFate
 {
 	NVM_XMAX_KEEP,				/* it stays */
+	NVM_XMAX_ABORTED,			/* an aborted updater's stays, hinted invalid */
 	NVM_XMAX_UPDATER,			/* a multixact gives way to its updater */
 	NVM_XMAX_FORGET				/* nothing stays */
 } NvmXmaxFate;

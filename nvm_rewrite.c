@@ -175,8 +175,9 @@ NvmRewriteCopy(HeapTuple tup, TupleDesc oldDesc, TupleDesc newDesc, bool dropped
 
 	/*
 	 * heap's freezing of the xmax (the cutoffs become the new table's
-	 * relfrozenxid and relminmxid); an aborted updater goes whenever it is
-	 * not running, as its version is not copied
+	 * relfrozenxid and relminmxid); an aborted updater the cutoff has not
+	 * passed stays, hinted invalid, so that the copy waits for no
+	 * successor (its version is not copied)
 	 */
 	fate = NvmVacuumXmaxFate(t, InvalidTransactionId, cutoff, cutoffMulti, &upd,
 							 &minMxid, &frozenXid);

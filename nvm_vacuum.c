@@ -275,14 +275,16 @@ NvmVacuumMultiKept(MultiXactId xmax, uint16 infomask, bool running,
  * (nvm_rewrite.c) apply: NVM_XMAX_KEEP, it stays (a multixact
  * NvmVacuumMultiKept keeps, which lowers *minMxid and *frozenXid; a locker
  * freezeLimit has not passed; a committed or running updater);
- * NVM_XMAX_UPDATER, a multixact gives way to its committed updater, *upd;
- * NVM_XMAX_FORGET, nothing stays (a multixact with nothing to keep, a
- * locker before freezeLimit, an aborted updater: one the hint calls
- * invalid or that did not commit, before abortedBefore or, with
- * abortedBefore invalid, not running).  The raw xmax counts, whatever the
- * hint bits say: nvm_am's hint bits are not made durable, so after a crash
- * a reader may have to ask clog (or the multixact SLRU) about an xmax
- * again, and relfrozenxid must not have passed it.
+ * NVM_XMAX_ABORTED, an aborted updater (one the hint calls invalid or
+ * that did not commit, before abortedBefore or, with abortedBefore
+ * invalid, not running) freezeLimit has not passed stays, as in heap, and
+ * gets the hint that calls it invalid; NVM_XMAX_UPDATER, a multixact gives
+ * way to its committed updater, *upd; NVM_XMAX_FORGET, nothing stays (a
+ * multixact with nothing to keep, a locker or an aborted updater before
+ * freezeLimit).  The raw xmax counts, whatever the hint bits say: nvm_am's
+ * hint bits are not made durable, so after a crash a reader may have to
+ * ask clog (or the multixact SLRU) about an xmax again, and relfrozenxid
+ * must not have passed it.
  */
 NvmXmaxFate
 NvmVacuumXmaxFate(HeapTupleHeader t, TransactionId abortedBefore,
@@ -324,25 +326,40 @@ NvmVacuumXmaxFate(HeapTupleHeader t, TransactionId abortedBefore,
 	if ((TransactionIdIsValid(abortedBefore) ? TransactionIdPrecedes(xmax, abortedBefore) :
 		 !TransactionIdIsInProgress(xmax)) &&
 		((t->t_infomask & HEAP_XMAX_INVALID) || !NvmCommitXidCommitted(xmax, NULL)))
-		return NVM_XMAX_FORGET;
+	{
+		/* an aborted updater stays until the freeze limit passes it */
+		return TransactionIdPrecedes(xmax, freezeLimit) ? NVM_XMAX_FORGET : NVM_XMAX_ABORTED;
+	}
 	return NVM_XMAX_KEEP;
 }
 
 /*
  * NvmVacuumSetXmax - write into the tuple header hdr the xmax that fate,
- * from NvmVacuumXmaxFate with its updater upd, leaves: upd as a plain
- * xmax (NVM_XMAX_UPDATER) or none (NVM_XMAX_FORGET).  Returns whether hdr
- * changed.  The caller's copy of a header, written back by the caller.
+ * from NvmVacuumXmaxFate with its updater upd, leaves: the aborted xmax
+ * hinted invalid (NVM_XMAX_ABORTED), upd as a plain xmax
+ * (NVM_XMAX_UPDATER) or none (NVM_XMAX_FORGET, which drops the flags of
+ * an update too, as heap's freezing does; the ctid stays, pointing where
+ * the update went even when that version is gone: nobody follows the ctid
+ * of a row without xmax).  Returns whether hdr changed.  The caller's
+ * copy of a header, written back by the caller.
  */
 bool
 NvmVacuumSetXmax(HeapTupleHeader hdr, NvmXmaxFate fate, TransactionId upd)
 {
 	if (fate == NVM_XMAX_KEEP)
 		return false;
+	if (fate == NVM_XMAX_ABORTED)
+	{
+		if (hdr->t_infomask & HEAP_XMAX_INVALID)
+			return false;
+		hdr->t_infomask |= HEAP_XMAX_INVALID;
+		return true;
+	}
 	hdr->t_infomask &= ~HEAP_XMAX_BITS;
 	if (fate == NVM_XMAX_FORGET)
 	{
 		hdr->t_infomask |= HEAP_XMAX_INVALID;
+		hdr->t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
 		upd = InvalidTransactionId;
 	}
 	HeapTupleHeaderSetXmax(hdr, upd);
@@ -464,22 +481,13 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 		}
 
 		/*
-		 * heap's freezing of the xmax; an aborted deleter goes once
-		 * OldestXmin passes it
+		 * heap's freezing of the xmax: an aborted deleter OldestXmin has
+		 * passed stays, hinted invalid, until the freeze limit passes it
 		 */
 		fate = NvmVacuumXmaxFate(t, OldestXmin, FreezeLimit, MultiXactCutoff, &upd,
 								 minMxid, frozenXid);
 		if (NvmVacuumSetXmax(&hdr, fate, upd))
 			change = true;
-		if (fate == NVM_XMAX_FORGET)
-		{
-			/*
-			 * its ctid back at the tuple: the aborted version it named is
-			 * pruned, and the page it was on may be cut off the table
-			 */
-			hdr.t_infomask2 &= ~(HEAP_HOT_UPDATED | HEAP_KEYS_UPDATED);
-			ItemPointerSet(&hdr.t_ctid, blkno, off);
-		}
 		if (change)
 		{
 			IplWriteTupleHeader(page, off, &hdr);

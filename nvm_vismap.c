@@ -309,8 +309,9 @@ NvmVismapStatus(Relation rel, int dirIndex, BlockNumber blkno, Buffer *vmbuf)
  * VISIBILITYMAP_ALL_VISIBLE when it is live (inserted by a committed
  * transaction, not deleted), and VISIBILITYMAP_ALL_FROZEN as well when its
  * xmin is frozen and it has no raw xmax (a hint bit saying an xmax is
- * invalid may not survive a crash; VACUUM forgets aborted ones).  Caller
- * holds the page's lock, or reads a copy.
+ * invalid may not survive a crash; VACUUM forgets aborted ones once the
+ * freeze limit passes them).  Caller holds the page's lock, or reads a
+ * copy.
  */
 uint8
 NvmVismapTupleStatus(HeapTuple tup, TransactionId OldestXmin)

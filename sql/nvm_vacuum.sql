@@ -68,9 +68,9 @@ INSERT INTO vac3 SELECT generate_series(11, 1000);
 SELECT count(*) FROM vac3;
 DROP TABLE vac, vac2, vac3;
 -- an aborted update's new version on a page of its own: VACUUM prunes it
--- and cuts the page off; the old version forgets the aborted updater and
--- its ctid with it, and nvm_am_check finds nothing (it reported a ctid
--- beyond the table before)
+-- and cuts the page off; the old version keeps the aborted updater (as
+-- heap's) and its ctid, beyond the table now, and nvm_am_check finds
+-- nothing (it reported such a ctid once)
 CREATE TABLE vac4 (id int PRIMARY KEY, pad text) USING nvm_am;
 ALTER TABLE vac4 ALTER pad SET STORAGE PLAIN;
 INSERT INTO vac4 SELECT g, repeat('p', 100) FROM generate_series(1, 140) g;
@@ -80,7 +80,7 @@ SELECT ctid FROM vac4 WHERE id = 1;
 ROLLBACK;
 SELECT * FROM nvm_am.nvm_am_check('vac4');
 VACUUM vac4;
-SELECT pg_relation_size('vac4') / 8192 AS pages, ctid, xmax FROM vac4 WHERE id = 1;
+SELECT pg_relation_size('vac4') / 8192 AS pages, ctid, xmax <> '0' AS has_xmax FROM vac4 WHERE id = 1;
 SELECT * FROM nvm_am.nvm_am_check('vac4');
 INSERT INTO vac4 VALUES (1000, repeat('r', 7000));
 SELECT ctid FROM vac4 WHERE id = 1000;
@@ -114,3 +114,86 @@ SELECT * FROM nvm_am.nvm_am_check('vac5');
 VACUUM (FREEZE) vac5;
 SELECT id, xmax FROM vac5 ORDER BY id;
 DROP TABLE vac5;
+-- the xmax of a row whose updater aborted is heap's: VACUUM keeps the
+-- aborted xid, hinted invalid, until the freeze limit passes it (before,
+-- nvm_am's VACUUM cleared it at once), with the ctid and the HOT flags
+-- the update left; VACUUM FREEZE clears it, and so does VACUUM FULL (its
+-- freeze limit is OldestXmin), the ctid back at the row.  A twin heap
+-- table, the same statements, and the two pages' fields side by side
+-- (pageinspect).
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pageinspect;
+RESET client_min_messages;
+CREATE FUNCTION vac6_page(heap bytea, xh xid, nvm bytea, xn xid)
+RETURNS TABLE (lp smallint, lp_flags smallint, xmax text, ctid tid,
+               xmax_invalid boolean, hot_updated boolean, keys_updated boolean,
+               heap_only boolean, same boolean)
+LANGUAGE sql AS $$
+  WITH h AS (SELECT * FROM heap_page_items(heap)),
+       n AS (SELECT * FROM heap_page_items(nvm))
+  SELECT h.lp, h.lp_flags,
+         CASE WHEN h.t_xmax = xh THEN 'aborted' ELSE h.t_xmax::text END,
+         h.t_ctid, (h.t_infomask & 2048) <> 0, (h.t_infomask2 & 16384) <> 0,
+         (h.t_infomask2 & 8192) <> 0, (h.t_infomask2 & 32768) <> 0,
+         h.lp_flags IS NOT DISTINCT FROM n.lp_flags AND
+         (h.t_xmax = xh) IS NOT DISTINCT FROM (n.t_xmax = xn) AND
+         (h.t_xmax = xh OR h.t_xmax IS NOT DISTINCT FROM n.t_xmax) AND
+         h.t_ctid IS NOT DISTINCT FROM n.t_ctid AND
+         (h.t_infomask & 2048) IS NOT DISTINCT FROM (n.t_infomask & 2048) AND
+         (h.t_infomask2 & 57344) IS NOT DISTINCT FROM (n.t_infomask2 & 57344)
+    FROM h FULL JOIN n USING (lp) ORDER BY 1
+$$;
+CREATE TABLE vac6_heap (id int PRIMARY KEY, v int) USING heap;
+CREATE TABLE vac6_nvm (id int PRIMARY KEY, v int) USING nvm_am;
+INSERT INTO vac6_heap SELECT g, g FROM generate_series(1, 3) g;
+INSERT INTO vac6_nvm SELECT g, g FROM generate_series(1, 3) g;
+-- row 1 updated HOT, row 2 given another key (not HOT), both rolled back
+BEGIN;
+UPDATE vac6_heap SET v = 0 WHERE id = 1;
+UPDATE vac6_heap SET id = 20 WHERE id = 2;
+SELECT pg_current_xact_id()::xid AS xh \gset
+ROLLBACK;
+BEGIN;
+UPDATE vac6_nvm SET v = 0 WHERE id = 1;
+UPDATE vac6_nvm SET id = 20 WHERE id = 2;
+SELECT pg_current_xact_id()::xid AS xn \gset
+ROLLBACK;
+VACUUM vac6_heap;
+VACUUM vac6_nvm;
+SELECT * FROM vac6_page(get_raw_page('vac6_heap', 0), :'xh',
+                        nvm_am.nvm_am_get_raw_page('vac6_nvm', 0), :'xn');
+SELECT id, v, xmax = :'xn' AS aborted_xmax FROM vac6_nvm ORDER BY id;
+SELECT * FROM nvm_am.nvm_am_check('vac6_nvm');
+-- the rows can be changed as before; VACUUM again keeps what it kept
+UPDATE vac6_heap SET v = v + 10 WHERE id = 3;
+UPDATE vac6_nvm SET v = v + 10 WHERE id = 3;
+VACUUM vac6_heap;
+VACUUM vac6_nvm;
+SELECT * FROM vac6_page(get_raw_page('vac6_heap', 0), :'xh',
+                        nvm_am.nvm_am_get_raw_page('vac6_nvm', 0), :'xn');
+VACUUM (FREEZE) vac6_heap;
+VACUUM (FREEZE) vac6_nvm;
+SELECT * FROM vac6_page(get_raw_page('vac6_heap', 0), :'xh',
+                        nvm_am.nvm_am_get_raw_page('vac6_nvm', 0), :'xn');
+SELECT * FROM nvm_am.nvm_am_check('vac6_nvm');
+-- again, then VACUUM FULL
+BEGIN;
+UPDATE vac6_heap SET v = 0 WHERE id = 1;
+UPDATE vac6_heap SET id = 20 WHERE id = 2;
+SELECT pg_current_xact_id()::xid AS xh \gset
+ROLLBACK;
+BEGIN;
+UPDATE vac6_nvm SET v = 0 WHERE id = 1;
+UPDATE vac6_nvm SET id = 20 WHERE id = 2;
+SELECT pg_current_xact_id()::xid AS xn \gset
+ROLLBACK;
+VACUUM vac6_heap;
+VACUUM vac6_nvm;
+VACUUM FULL vac6_heap;
+VACUUM FULL vac6_nvm;
+SELECT * FROM vac6_page(get_raw_page('vac6_heap', 0), :'xh',
+                        nvm_am.nvm_am_get_raw_page('vac6_nvm', 0), :'xn');
+SELECT id, v FROM vac6_nvm ORDER BY id;
+SELECT * FROM nvm_am.nvm_am_check('vac6_nvm');
+DROP TABLE vac6_heap, vac6_nvm;
+DROP FUNCTION vac6_page(bytea, xid, bytea, xid);
