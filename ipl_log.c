@@ -1112,6 +1112,28 @@ IplDropPage(uint64 *held)
 	*held = 0;
 }
 
+/*
+ * IplHoldAlso - pin in *also the image IplHoldRef pinned in held (none when
+ * held is 0), and drop what *also pinned before.  An index fetch keeps the
+ * image of the row it returned last pinned this way until it returns the
+ * next, as heap's tuple slot keeps the row's buffer pinned while the fetch
+ * goes on to other pages: coming back to that page, an opportunistic prune
+ * leaves it alone (IplPageInUse), as heap's finds no cleanup lock, and the
+ * next update on it puts its row where heap's does.  Caller holds the lock
+ * of the page in held's image.
+ */
+void
+IplHoldAlso(uint64 held, uint64 *also)
+{
+	if (*also == held)
+		return;
+	if (held != 0)
+		NvmPoolPinFrame(held);
+	if (*also != 0)
+		NvmPoolUnpinFrame(*also);
+	*also = held;
+}
+
 /* ----------------------------------------------------------------
  * Storage created in this transaction
  *

@@ -36,12 +36,17 @@
 
 #include "nvm_am.h"
 
-/* an index fetch: the tuple returned last stays pinned until the next */
+/*
+ * an index fetch: the page it looked at last stays pinned, as heap's fetch
+ * keeps its buffer, and so does the page of the tuple it returned last until
+ * it returns the next, as heap's tuple slot keeps that buffer pinned
+ */
 typedef struct NvmIndexFetchData
 {
 	IndexFetchTableData base;
 	int			dirIndex;
-	uint64		held;			/* pinned image of the tuple returned last */
+	uint64		held;			/* pinned image of the page looked at last */
+	uint64		returned;		/* pinned image of the tuple returned last */
 	char	   *copybuf;		/* its page's copy (nvm_am.read_mode = copy; else NULL) */
 	TransactionId lastXmin;		/* its xmin, checked when the caller comes back */
 	BlockNumber statblock;		/* block counted last in the statistics */
@@ -66,12 +71,14 @@ NvmIndexFetchReset(IndexFetchTableData *scan)
 {
 	((NvmIndexFetchData *) scan)->statblock = InvalidBlockNumber;
 	IplDropPage(&((NvmIndexFetchData *) scan)->held);
+	IplDropPage(&((NvmIndexFetchData *) scan)->returned);
 }
 
 void
 NvmIndexFetchEnd(IndexFetchTableData *scan)
 {
 	IplDropPage(&((NvmIndexFetchData *) scan)->held);
+	IplDropPage(&((NvmIndexFetchData *) scan)->returned);
 	pfree(scan);
 }
 
@@ -175,6 +182,7 @@ NvmIndexFetchTuple(struct IndexFetchTableData *scan, ItemPointer tid,
 			{
 				PredicateLockTID(rel, &tup.t_self, snapshot,
 								 HeapTupleHeaderGetXmin(tup.t_data));
+				IplHoldAlso(f->held, &f->returned);
 				LWLockRelease(lock);
 				f->tuple = tup;
 				f->lastXmin = HeapTupleHeaderGetRawXmin(tup.t_data);

@@ -73,6 +73,7 @@ extern bool IplPageInUse(int dirIndex, BlockNumber blkno);
 extern Page IplHoldRef(const IplPageRef *ref, uint64 *held, char *copybuf);
 extern char *IplCopyBuffer(void);
 extern void IplDropPage(uint64 *held);
+extern void IplHoldAlso(uint64 held, uint64 *also);
 extern uint64 IplPinPage(int dirIndex, BlockNumber blkno);
 
 #define IPL_CPU_LINE	64		/* the CPU's cache line, not PG_CACHE_LINE_SIZE */

@@ -339,6 +339,10 @@ run_suite "differential: the same SQL on heap and on nvm_am (test/diff/)" \
 FUZZ="ISOLATION_FUZZ_DIR='$WORK/isolation_fuzz'"
 run_suite "concurrency differential: random isolation specs, seeds 1-40" \
     "$WORK/isofuzz.log" /dev/null "$FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 1 40"
+# random transactions on a heap and an nvm_am table with the same xids, then
+# VACUUM: every tuple header must be heap's (scripts/page_fuzz.py)
+run_suite "header differential: random transactions and VACUUM, seeds 1-60" \
+    "$WORK/pagefuzz.log" /dev/null "/usr/bin/python3 scripts/page_fuzz.py 1 60"
 
 # the same again with nvm_am.read_mode = copy: every page read through a
 # local copy instead of straight from the pool must give the same results
@@ -351,6 +355,8 @@ run_suite "differential, read_mode = copy" \
     "$WORK/diff_copy.log" /dev/null "$COPY /usr/bin/python3 test/diff/run_diff.py"
 run_suite "concurrency differential, read_mode = copy: seeds 41-70" \
     "$WORK/isofuzz_copy.log" /dev/null "$COPY $FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 41 70"
+run_suite "header differential, read_mode = copy: seeds 61-90" \
+    "$WORK/pagefuzz_copy.log" /dev/null "$COPY /usr/bin/python3 scripts/page_fuzz.py 61 90"
 
 # and with nvm_am.wal_log = on: every change also written to WAL (and
 # replayed by the crash recovery of the TAP tests below) must give the same
@@ -363,6 +369,8 @@ if as_pg "echo \"nvm_am.wal_log = on\" >> '$WORK/data/postgresql.conf'" && clust
         "make -s installcheck REGRESS= TAP_TESTS= PGHOST='$PGHOST' PGPORT=$PORT"
     run_suite "concurrency differential, nvm_am.wal_log = on: seeds 71-100" \
         "$WORK/isofuzz_wal.log" /dev/null "$FUZZ /usr/bin/python3 scripts/isolation_fuzz.py 71 100"
+    run_suite "header differential, nvm_am.wal_log = on: seeds 91-120" \
+        "$WORK/pagefuzz_wal.log" /dev/null "/usr/bin/python3 scripts/page_fuzz.py 91 120"
 else
     failed=$((failed + 1)); echo "   restart with nvm_am.wal_log = on failed"
 fi

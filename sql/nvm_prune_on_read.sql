@@ -76,5 +76,37 @@ SELECT * FROM nvm_am.nvm_am_check('prune_avg');
 DROP TABLE prune_avg, prunes_by;
 DROP PROCEDURE read_then_update(int);
 DROP FUNCTION pruned();
+-- An index scan that comes back to the page of the row it returned last
+-- does not prune it: heap's tuple slot still holds that row's buffer, so
+-- heap_page_prune_opt gets no cleanup lock, and the fetch keeps the page
+-- pinned the same way.  Row 1's update finds no room on page 0 and goes to
+-- page 1; the scan then looks at a dead row on page 1 (an aborted insert
+-- with the key 1) and comes back to page 0 for row 2, whose update goes to
+-- page 1 as heap's (before, nvm_am pruned page 0 there, the deleted row 5
+-- made room, and row 2 stayed on page 0).  A twin heap table, the same
+-- statements.
+CREATE TABLE pin_heap (id int, k int, v text) USING heap;
+CREATE TABLE pin_nvm (id int, k int, v text) USING nvm_am;
+CREATE INDEX ON pin_heap (k);
+CREATE INDEX ON pin_nvm (k);
+INSERT INTO pin_heap SELECT g, g, repeat('x', 400) FROM generate_series(1, 18) g;
+INSERT INTO pin_nvm SELECT g, g, repeat('x', 400) FROM generate_series(1, 18) g;
+-- page 0: 16 rows and 1,064 bytes free, more than a tenth of the page
+DELETE FROM pin_heap WHERE k IN (17, 18);
+DELETE FROM pin_nvm WHERE k IN (17, 18);
+VACUUM pin_heap;
+VACUUM pin_nvm;
+DELETE FROM pin_heap WHERE k = 5;
+DELETE FROM pin_nvm WHERE k = 5;
+BEGIN;
+INSERT INTO pin_heap VALUES (0, 1, repeat('y', 1200));
+INSERT INTO pin_nvm VALUES (0, 1, repeat('y', 1200));
+ROLLBACK;
+UPDATE pin_heap SET v = v || repeat('r', 700) WHERE k BETWEEN 1 AND 2 RETURNING k, ctid;
+UPDATE pin_nvm SET v = v || repeat('r', 700) WHERE k BETWEEN 1 AND 2 RETURNING k, ctid;
+SELECT h.k, h.ctid AS heap, n.ctid AS nvm_am, h.ctid = n.ctid AS same
+  FROM pin_heap h JOIN pin_nvm n USING (id) ORDER BY k;
+SELECT * FROM nvm_am.nvm_am_check('pin_nvm');
+DROP TABLE pin_heap, pin_nvm;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
