@@ -4,11 +4,14 @@
 Runs a random mix of transactions against two tables with the same rows,
 one USING heap and one USING nvm_am, each statement once per table inside
 the same transaction, so that both tables' row versions carry the same
-xids: updates that keep or change the row's length, updates of an indexed
-column (not HOT), deletes, upserts, row locks of all four strengths,
-updates in savepoints rolled back or released (one savepoint around both
-tables' statements), index scans, and each transaction committed or rolled
-back; now and then a VACUUM.  At the end a VACUUM, VACUUM (FREEZE),
+xids: updates that keep or change the row's length (of one row or a few,
+through the index or a sequential scan, some storing the value in the
+TOAST table), updates of an indexed column (not HOT), deletes of one row
+or a few, inserts of one row or a few and upserts (DO NOTHING, DO
+UPDATE), row locks of all four strengths, updates in savepoints rolled
+back or released (one savepoint around both tables' statements), index
+scans, and each transaction committed or rolled back; now and then a
+VACUUM.  At the end a VACUUM, VACUUM (FREEZE),
 VACUUM FULL or nothing, and then every line pointer of every page is
 compared through pageinspect (get_raw_page for heap,
 nvm_am.nvm_am_get_raw_page for nvm_am): its flags and length, and the
@@ -22,8 +25,12 @@ cleared for an updater that aborted where heap's keeps it.
   python3 scripts/page_fuzz.py SEED [SEED_TO]   against $PGHOST/$PGPORT
 
 in a database of its own, $PAGE_FUZZ_DB (default page_fuzz), dropped and
-made anew, with nvm_am and pageinspect: another session in it that held a
-snapshot would move the horizon that decides when pages are pruned.
+made anew, with nvm_am and pageinspect, on a cluster doing nothing else:
+whether a page is pruned depends on the horizon of removable xids, which
+another session's snapshot holds back and which other databases'
+transactions decide when it is computed again, between a statement on the
+heap table and its twin on the nvm_am table (seeds run beside
+scripts/isolation_fuzz.py differed on both engines' prunes).
 
 Prints "seed N <final VACUUM> ... ok|FAILED" and, for a seed that fails,
 the line pointers that differ (heap's field, then nvm_am's); exit status
@@ -85,11 +92,26 @@ def script(seed):
                 # stored in the TOAST table (md5s do not compress)
                 stmts.append(both("UPDATE {t} SET v = (SELECT string_agg(md5((g + %d)::text), '') "
                                   "FROM generate_series(1, 100) g) WHERE id = %d" % (i, i)))
-            elif c < 0.6:
+            elif c < 0.56:
                 stmts.append(both("DELETE FROM {t} WHERE id = %d" % i))
-            elif c < 0.72:
+            elif c < 0.58:
+                # a sequential scan's update: no index on v
+                stmts.append(both("UPDATE {t} SET v = v || 's' WHERE v LIKE '%s%%'"
+                                  % rnd.choice("abcix")))
+            elif c < 0.6:
+                stmts.append(both("DELETE FROM {t} WHERE id BETWEEN %d AND %d"
+                                  % (i, i + rnd.randint(1, 4))))
+            elif c < 0.66:
                 stmts.append(both("INSERT INTO {t} VALUES (%d, %d, repeat('i', %d)) "
                                   "ON CONFLICT (id) DO NOTHING" % (i, i, rnd.choice([10, 200]))))
+            elif c < 0.69:
+                stmts.append(both("INSERT INTO {t} VALUES (%d, %d, repeat('u', %d)) "
+                                  "ON CONFLICT (id) DO UPDATE SET v = excluded.v"
+                                  % (i, i, rnd.choice([10, 300]))))
+            elif c < 0.72:
+                stmts.append(both("INSERT INTO {t} SELECT g, g, repeat('m', %d) "
+                                  "FROM generate_series(%d, %d) g ON CONFLICT (id) DO NOTHING"
+                                  % (rnd.choice([10, 200]), i, i + rnd.randint(1, 10))))
             elif c < 0.82:
                 stmts.append(both("SELECT id FROM {t} WHERE id = %d FOR %s"
                                   % (i, rnd.choice(["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]))))
