@@ -11,16 +11,18 @@ or a few, inserts of one row or a few and upserts (DO NOTHING, DO
 UPDATE), row locks of all four strengths, updates in savepoints rolled
 back or released (one savepoint around both tables' statements), index
 scans, and each transaction committed or rolled back; now and then a
-VACUUM.  At the end a VACUUM, VACUUM (FREEZE),
-VACUUM FULL or nothing, and then every line pointer of every page is
-compared through pageinspect (get_raw_page for heap,
+VACUUM, or a rewrite (ALTER COLUMN ... TYPE).  At the end a VACUUM, VACUUM
+(FREEZE), VACUUM FULL, CLUSTER or nothing, and then every line pointer of
+every page is compared through pageinspect (get_raw_page for heap,
 nvm_am.nvm_am_get_raw_page for nvm_am): its flags and length, and the
 tuple's xmin, xmax, ctid, t_infomask without the four hint bits (nvm_am's
 hint bits are set by readers at other times and not made durable), and
 t_infomask2.  scripts/placement_fuzz.py compares where rows go (ctids,
 statement by statement, each in a session of its own); this compares what
-their headers say once the dust has settled, which found the xmax VACUUM
-cleared for an updater that aborted where heap's keeps it.
+their headers say once the dust has settled.  It found the xmax VACUUM
+cleared for an updater that aborted, where heap's keeps it, and an index
+scan that pruned a page heap's leaves alone (the page of the row it had
+returned last).
 
   python3 scripts/page_fuzz.py SEED [SEED_TO]   against $PGHOST/$PGPORT
 
@@ -124,8 +126,14 @@ def script(seed):
         work.append("BEGIN; %s; %s" % ("; ".join(stmts), rnd.choice(["COMMIT", "COMMIT", "ROLLBACK"])))
         if rnd.random() < 0.08:
             work.append(both("VACUUM {t}"))
-    final = rnd.choice(["VACUUM", "VACUUM", "VACUUM (FREEZE)", "VACUUM FULL", "none"])
-    if final != "none":
+        elif rnd.random() < 0.02:
+            work.append("BEGIN; %s; COMMIT" % both("ALTER TABLE {t} ALTER COLUMN k TYPE %s"
+                                                    % rnd.choice(["bigint", "int"])))
+    final = rnd.choice(["VACUUM", "VACUUM", "VACUUM (FREEZE)", "VACUUM FULL", "CLUSTER",
+                        "none"])
+    if final == "CLUSTER":
+        work.append(both("CLUSTER {t} USING {t}_pkey"))
+    elif final != "none":
         work.append(both(final + " {t}"))
     return ";\n".join(setup + work) + ";\n", final
 
