@@ -16,7 +16,8 @@
  *	  map.  As heap's, it skips runs of at least 32 pages the map calls
  *	  all-frozen, or, unless aggressive (or DISABLE_PAGE_SKIPPING),
  *	  all-visible, leaving relfrozenxid where it was when it skipped one
- *	  not frozen.  Freezing looks at the raw xmax: hint bits are not
+ *	  not frozen, and always looks at the table's last page (whether it
+ *	  may be cut off).  Freezing looks at the raw xmax: hint bits are not
  *	  durable here.  Whether the indexes are vacuumed is decided as heap
  *	  decides it: INDEX_CLEANUP off / on / auto (the single pass skipped
  *	  for a handful of dead line pointers, which then stay), and the
@@ -668,6 +669,32 @@ NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 }
 
 /*
+ * NvmVacuumPageUsed - does page blkno have a line pointer in use: with
+ * deadToo any (heap's count_nondeletable_pages), else a tuple or a
+ * redirect (heap's hastup, which a page with dead line pointers only does
+ * not have).  Takes the page's lock shared.
+ */
+static bool
+NvmVacuumPageUsed(int dirIndex, BlockNumber blkno, bool deadToo)
+{
+	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+	Page		page;
+	bool		used = false;
+
+	LWLockAcquire(lock, LW_SHARED);
+	page = IplGetPage(dirIndex, blkno);
+	for (OffsetNumber off = FirstOffsetNumber;
+		 off <= PageGetMaxOffsetNumber(page) && !used; off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+
+		used = deadToo ? ItemIdIsUsed(lp) : ItemIdIsNormal(lp) || ItemIdIsRedirected(lp);
+	}
+	LWLockRelease(lock);
+	return used;
+}
+
+/*
  * NvmVacuumNonEmptyPages - the number of blocks up to and including the
  * last one, below nblocks, that has a line pointer in use.  Takes each
  * page's lock shared.
@@ -675,31 +702,20 @@ NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 static BlockNumber
 NvmVacuumNonEmptyPages(int dirIndex, BlockNumber nblocks)
 {
-	while (nblocks > 0)
-	{
-		BlockNumber blkno = nblocks - 1;
-		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
-		Page		page;
-		bool		used = false;
-
-		LWLockAcquire(lock, LW_SHARED);
-		page = IplGetPage(dirIndex, blkno);
-		for (OffsetNumber off = FirstOffsetNumber;
-			 off <= PageGetMaxOffsetNumber(page) && !used; off++)
-			used = ItemIdIsUsed(PageGetItemId(page, off));
-		LWLockRelease(lock);
-		if (used)
-			break;
+	while (nblocks > 0 && !NvmVacuumPageUsed(dirIndex, nblocks - 1, true))
 		nblocks--;
-	}
 	return nblocks;
 }
 
 /*
  * NvmVacuumTruncate - cut off the empty pages at the end of the table, as
  * heap's VACUUM does, unless the TRUNCATE option or the vacuum_truncate
- * storage parameter says no, or too few pages would go (fewer than
+ * storage parameter says no, or too few pages may go (fewer than
  * NVM_TRUNCATE_MINIMUM and than a NVM_TRUNCATE_FRACTION-th of the table).
+ * What may go is decided as heap decides it: the pages after nonEmpty, the
+ * last page the scan found rows on (pages it skipped count as empty: after
+ * a VACUUM that skipped all but an empty last page, heap tries, and cuts
+ * that page off); then, under the lock, the pages really empty go.
  * It needs AccessExclusiveLock, and tries to get it for a few seconds
  * only: other sessions are not kept waiting for it.  Returns the table's
  * number of blocks afterwards.  Caller holds VACUUM's lock on the table.
@@ -710,7 +726,7 @@ NvmVacuumNonEmptyPages(int dirIndex, BlockNumber nblocks)
 
 static BlockNumber
 NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
-				  BlockNumber nblocks, bool failsafe)
+				  BlockNumber nblocks, BlockNumber nonEmpty, bool failsafe)
 {
 	BlockNumber keep;
 	BlockNumber freeable;
@@ -718,8 +734,7 @@ NvmVacuumTruncate(Relation rel, int dirIndex, struct VacuumParams *params,
 
 	if (params->truncate == VACOPTVALUE_DISABLED || failsafe)
 		return nblocks;
-	keep = NvmVacuumNonEmptyPages(dirIndex, nblocks);
-	freeable = nblocks - keep;
+	freeable = nblocks - Min(nonEmpty, nblocks);
 	if (freeable == 0 ||
 		(freeable < NVM_TRUNCATE_MINIMUM &&
 		 freeable < nblocks / NVM_TRUNCATE_FRACTION))
@@ -962,6 +977,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	bool		skippedUnfrozen = false;
 	bool		skipRange;
 	BlockNumber nextScan;
+	BlockNumber nonEmpty = 0;	/* last page scanned with rows, plus one */
 	NvmVacuumInstr instr;
 	int64		deadBefore;
 	int			freed;
@@ -1034,8 +1050,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 												aggressive, &vmbuf, &skipRange,
 												&skippedUnfrozen);
 		}
-		else if (skipRange)
-			continue;
+		else if (skipRange && blkno < nblocks - 1)
+			continue;			/* (the last page is always looked at, as heap's) */
 		vacuum_delay_point();
 		deadBefore = dead.n;
 		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
@@ -1043,6 +1059,8 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 							  nindexes > 0 && ix.vacuum,
 							  &dead, &removed, &live, &deadrows, &frozenXid, &vmbuf);
 		scanned++;
+		if (NvmVacuumPageUsed(dirIndex, blkno, false))
+			nonEmpty = blkno + 1;
 		if (dead.n > deadBefore || freed > 0)
 		{
 			ix.lpdeadPages++;
@@ -1111,7 +1129,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	pfree(istats);
 
 	/* give back the empty pages at the end */
-	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks, ix.failsafe);
+	nblocks = NvmVacuumTruncate(rel, dirIndex, params, nblocks, nonEmpty, ix.failsafe);
 	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE,
 								 PROGRESS_VACUUM_PHASE_FINAL_CLEANUP);
 

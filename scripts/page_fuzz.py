@@ -4,16 +4,17 @@
 Runs a random mix of transactions against two tables with the same rows,
 one USING heap and one USING nvm_am, each statement once per table inside
 the same transaction, so that both tables' row versions carry the same
-xids: updates that keep or change the row's length (of one row or a few,
-through the index or a sequential scan, some storing the value in the
+xids (tables of 20 to 400 rows, fillfactor 50 to 100): updates that keep
+or change the row's length (of one row or a few, through the index, a
+bitmap heap scan or a sequential scan, some storing the value in the
 TOAST table), updates of an indexed column (not HOT), deletes of one row
-or a few, inserts of one row or a few and upserts (DO NOTHING, DO
-UPDATE), row locks of all four strengths, updates in savepoints rolled
-back or released (one savepoint around both tables' statements), index
-scans, and each transaction committed or rolled back; now and then a
-VACUUM, or a rewrite (ALTER COLUMN ... TYPE).  At the end a VACUUM, VACUUM
-(FREEZE), VACUUM FULL, CLUSTER or nothing, and then every line pointer of
-every page is compared through pageinspect (get_raw_page for heap,
+or a few, a key deleted and inserted again, inserts of one row or a few
+and upserts (DO NOTHING, DO UPDATE), row locks of all four strengths,
+updates and inserts in savepoints rolled back or released (one savepoint
+around both tables' statements), index scans, and each transaction
+committed or rolled back; now and then a VACUUM, or a rewrite (ALTER
+COLUMN ... TYPE).  At the end a VACUUM, VACUUM (FREEZE), VACUUM FULL,
+CLUSTER or nothing, and then every line pointer of every page is compared through pageinspect (get_raw_page for heap,
 nvm_am.nvm_am_get_raw_page for nvm_am): its flags and length, and the
 tuple's xmin, xmax, ctid, t_infomask without the four hint bits (nvm_am's
 hint bits are set by readers at other times and not made durable), and
@@ -43,7 +44,7 @@ import random
 import subprocess
 import sys
 
-STEPS = 60
+STEPS = 100
 DB = os.environ.get("PAGE_FUZZ_DB", "page_fuzz")
 
 
@@ -66,10 +67,13 @@ def script(seed):
     """the set-up, the transactions and the final VACUUM of seed"""
     rnd = random.Random(seed)
     width = rnd.choice([10, 100, 400])
-    nrows = rnd.choice([20, 60, 150])
+    nrows = rnd.choice([20, 60, 150, 400])
+    fillfactor = rnd.choice([100, 100, 90, 70, 50])
     setup = ["DROP TABLE IF EXISTS page_fuzz_heap, page_fuzz_nvm",
-             "CREATE TABLE page_fuzz_heap (id int PRIMARY KEY, k int, v text) USING heap",
-             "CREATE TABLE page_fuzz_nvm (id int PRIMARY KEY, k int, v text) USING nvm_am",
+             "CREATE TABLE page_fuzz_heap (id int PRIMARY KEY, k int, v text) USING heap "
+             "WITH (fillfactor = %d)" % fillfactor,
+             "CREATE TABLE page_fuzz_nvm (id int PRIMARY KEY, k int, v text) USING nvm_am "
+             "WITH (fillfactor = %d)" % fillfactor,
              "CREATE INDEX ON page_fuzz_heap (k)",
              "CREATE INDEX ON page_fuzz_nvm (k)",
              "BEGIN",
@@ -121,6 +125,21 @@ def script(seed):
                 stmts.append("SAVEPOINT s; %s; %s s"
                              % (both("UPDATE {t} SET v = 'sp' WHERE id = %d" % i),
                                 rnd.choice(["ROLLBACK TO", "RELEASE"])))
+            elif c < 0.93:
+                # a bitmap heap scan's update
+                stmts.append("SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off; "
+                             "%s; RESET enable_indexscan; RESET enable_seqscan"
+                             % both("UPDATE {t} SET v = v || 'b' WHERE k BETWEEN %d AND %d"
+                                    % (i, i + 6)))
+            elif c < 0.95:
+                # a key deleted and inserted again by one transaction
+                stmts.append("%s; %s" % (both("DELETE FROM {t} WHERE id = %d" % i),
+                                         both("INSERT INTO {t} VALUES (%d, %d, repeat('d', %d))"
+                                              % (i, i, rnd.choice([10, 300])))))
+            elif c < 0.97:
+                stmts.append("SAVEPOINT t; %s; %s t"
+                             % (both("INSERT INTO {t} VALUES (%d, %d, 'sub') ON CONFLICT DO NOTHING"
+                                     % (i + 1000, i)), rnd.choice(["ROLLBACK TO", "RELEASE"])))
             else:
                 stmts.append(both("SELECT count(*) FROM {t} WHERE k > %d" % rnd.randint(0, nrows)))
         work.append("BEGIN; %s; %s" % ("; ".join(stmts), rnd.choice(["COMMIT", "COMMIT", "ROLLBACK"])))

@@ -197,3 +197,25 @@ SELECT id, v FROM vac6_nvm ORDER BY id;
 SELECT * FROM nvm_am.nvm_am_check('vac6_nvm');
 DROP TABLE vac6_heap, vac6_nvm;
 DROP FUNCTION vac6_page(bytea, xid, bytea, xid);
+-- VACUUM always looks at the table's last page, as heap's, and decides
+-- whether to cut pages off as heap's does: pages it skipped count as empty
+-- then, and the pages really empty at the end go.  40 pages, the last
+-- emptied and vacuumed; the next VACUUM skips the 39 all-visible pages
+-- and cuts the last one off (before, nvm_am's skipped it as well and kept
+-- it).  Heap's table first, then nvm_am's, the same statements.
+CREATE TABLE vtr_heap (id int, pad text) USING heap;
+INSERT INTO vtr_heap SELECT g, repeat('p', 400) FROM generate_series(1, 720) g;
+DELETE FROM vtr_heap WHERE (ctid::text::point)[0] = 39;
+VACUUM vtr_heap;
+SELECT pg_relation_size('vtr_heap') / 8192 AS heap_pages;
+VACUUM vtr_heap;
+SELECT pg_relation_size('vtr_heap') / 8192 AS heap_pages;
+CREATE TABLE vtr_nvm (id int, pad text) USING nvm_am;
+INSERT INTO vtr_nvm SELECT g, repeat('p', 400) FROM generate_series(1, 720) g;
+DELETE FROM vtr_nvm WHERE (ctid::text::point)[0] = 39;
+VACUUM vtr_nvm;
+SELECT pg_relation_size('vtr_nvm') / 8192 AS nvm_pages;
+VACUUM vtr_nvm;
+SELECT pg_relation_size('vtr_nvm') / 8192 AS nvm_pages, count(*) AS rows FROM vtr_nvm;
+SELECT * FROM nvm_am.nvm_am_check('vtr_nvm');
+DROP TABLE vtr_heap, vtr_nvm;
