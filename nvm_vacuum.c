@@ -380,6 +380,10 @@ NvmVacuumSetXmax(HeapTupleHeader hdr, NvmXmaxFate fate, TransactionId upd)
  * is still on the page would let pruning see two chains where there is one
  * (heap's lazy_scan_prune prunes again for the same reason).
  *
+ * *hasTuples is set when a tuple or a redirect is left on the page after
+ * the prune (heap's hastup: dead line pointers alone do not count), which
+ * tells VACUUM where the table's rows end (NvmVacuumTruncate).
+ *
  * With freeNow (a table without indexes: no index entry can point to a
  * dead line pointer) the page's dead line pointers are freed at once, as
  * heap's VACUUM does for such a table, instead of being collected for a
@@ -396,7 +400,7 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 			  TransactionId OldestXmin, TransactionId FreezeLimit,
 			  MultiXactId MultiXactCutoff, MultiXactId *minMxid, bool freeNow,
 			  bool indexPass, NvmDeadTids *dead, int64 *removed, double *live, double *deadrows,
-			  TransactionId *frozenXid, Buffer *vmbuf)
+			  TransactionId *frozenXid, Buffer *vmbuf, bool *hasTuples)
 {
 	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
 	Page		page;
@@ -415,11 +419,14 @@ NvmVacuumPage(Relation rel, int dirIndex, BlockNumber blkno,
 	*removed += ndeleted;
 	page = IplGetPage(dirIndex, blkno);
 	maxoff = PageGetMaxOffsetNumber(page);
+	*hasTuples = false;
 	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ItemId		lp = PageGetItemId(page, off);
 		HeapTupleData tup;
 
+		if (ItemIdIsNormal(lp) || ItemIdIsRedirected(lp))
+			*hasTuples = true;
 		if (ItemIdIsDead(lp))
 		{
 			if (freeNow)
@@ -669,32 +676,6 @@ NvmVacuumDeadTidsDone(Relation rel, int dirIndex, Relation *Irel, int nindexes,
 }
 
 /*
- * NvmVacuumPageUsed - does page blkno have a line pointer in use: with
- * deadToo any (heap's count_nondeletable_pages), else a tuple or a
- * redirect (heap's hastup, which a page with dead line pointers only does
- * not have).  Takes the page's lock shared.
- */
-static bool
-NvmVacuumPageUsed(int dirIndex, BlockNumber blkno, bool deadToo)
-{
-	LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
-	Page		page;
-	bool		used = false;
-
-	LWLockAcquire(lock, LW_SHARED);
-	page = IplGetPage(dirIndex, blkno);
-	for (OffsetNumber off = FirstOffsetNumber;
-		 off <= PageGetMaxOffsetNumber(page) && !used; off++)
-	{
-		ItemId		lp = PageGetItemId(page, off);
-
-		used = deadToo ? ItemIdIsUsed(lp) : ItemIdIsNormal(lp) || ItemIdIsRedirected(lp);
-	}
-	LWLockRelease(lock);
-	return used;
-}
-
-/*
  * NvmVacuumNonEmptyPages - the number of blocks up to and including the
  * last one, below nblocks, that has a line pointer in use.  Takes each
  * page's lock shared.
@@ -702,8 +683,23 @@ NvmVacuumPageUsed(int dirIndex, BlockNumber blkno, bool deadToo)
 static BlockNumber
 NvmVacuumNonEmptyPages(int dirIndex, BlockNumber nblocks)
 {
-	while (nblocks > 0 && !NvmVacuumPageUsed(dirIndex, nblocks - 1, true))
+	while (nblocks > 0)
+	{
+		BlockNumber blkno = nblocks - 1;
+		LWLock	   *lock = NvmPoolPageLock(dirIndex, blkno);
+		Page		page;
+		bool		used = false;
+
+		LWLockAcquire(lock, LW_SHARED);
+		page = IplGetPage(dirIndex, blkno);
+		for (OffsetNumber off = FirstOffsetNumber;
+			 off <= PageGetMaxOffsetNumber(page) && !used; off++)
+			used = ItemIdIsUsed(PageGetItemId(page, off));
+		LWLockRelease(lock);
+		if (used)
+			break;
 		nblocks--;
+	}
 	return nblocks;
 }
 
@@ -978,6 +974,7 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 	bool		skipRange;
 	BlockNumber nextScan;
 	BlockNumber nonEmpty = 0;	/* last page scanned with rows, plus one */
+	bool		hasTuples;
 	NvmVacuumInstr instr;
 	int64		deadBefore;
 	int			freed;
@@ -1057,9 +1054,10 @@ NvmVacuumRelation(Relation rel, struct VacuumParams *params,
 		freed = NvmVacuumPage(rel, dirIndex, blkno, OldestXmin, FreezeLimit,
 							  MultiXactCutoff, &OldestMxact, nindexes == 0,
 							  nindexes > 0 && ix.vacuum,
-							  &dead, &removed, &live, &deadrows, &frozenXid, &vmbuf);
+							  &dead, &removed, &live, &deadrows, &frozenXid, &vmbuf,
+							  &hasTuples);
 		scanned++;
-		if (NvmVacuumPageUsed(dirIndex, blkno, false))
+		if (hasTuples)
 			nonEmpty = blkno + 1;
 		if (dead.n > deadBefore || freed > 0)
 		{
